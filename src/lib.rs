@@ -1,0 +1,25 @@
+//! Tuzdik: a game engine for Toguz Kumalak and its family (Kozdatu, Bestemshchi and the
+//! historical rule switches), following the project's RULES.md to the letter.
+//!
+//! ```
+//! use tuzdik::{Game, Position, Variant, perft::perft};
+//! let start = Position::start(Variant::TOGYZ);
+//! assert_eq!(perft(&start, 2), 73);
+//! let mut game = Game::new(Variant::TOGYZ);
+//! game.play_text("76").unwrap();
+//! assert_eq!(game.position().to_string(), "9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b");
+//! ```
+#![warn(missing_docs)]
+
+pub mod game;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod protocol;
+pub mod record;
+pub mod variant;
+
+pub use game::{Game, GameError, Termination};
+pub use moves::{Move, MoveError};
+pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
+pub use variant::{Capture, Family, Sowing, Variant, VariantError};

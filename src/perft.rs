@@ -1,0 +1,247 @@
+//! Perft: counting move sequences of a given length from a bare position (RULES.md: rules 3a
+//! and 3b end a line, repetition is ignored). Leaves are bulk-counted: at depth 1 the answer is
+//! the number of legal moves, so the last ply is never played.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use dashmap::DashMap;
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The deepest perft the tools accept (counts beyond this would not fit a `u64` for long, and
+/// no machine finishes them).
+pub const MAX_DEPTH: u32 = 30;
+
+/// Why a perft did not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum PerftError {
+    /// Stopped from outside before it finished.
+    #[error("perft stopped before it finished")]
+    Stopped,
+    /// A thread pool could not be built.
+    #[error("could not start {0} perft threads")]
+    Threads(usize),
+}
+
+/// Perft on one thread with bulk counting.
+///
+/// ```
+/// use tuzdik::{Position, Variant, perft::perft};
+/// let start = Position::start(Variant::TOGYZ);
+/// assert_eq!(perft(&start, 3), 613);
+/// ```
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        _ => count(pos, depth),
+    }
+}
+
+#[inline]
+fn count(pos: &Position, depth: u32) -> u64 {
+    if depth == 1 {
+        return u64::from(pos.legal_count());
+    }
+    let mut mask = pos.legal_mask();
+    let mut total = 0;
+    while mask != 0 {
+        let bit = mask.trailing_zeros();
+        mask &= mask - 1;
+        let mut child = *pos;
+        child.play_unhashed(bit);
+        total += count(&child, depth - 1);
+    }
+    total
+}
+
+/// Options for the parallel and cached perft.
+#[derive(Clone, Debug)]
+pub struct PerftOptions {
+    /// Worker threads (1 runs on the calling thread).
+    pub threads: usize,
+    /// Entries of the shared transposition cache, 0 for none. Subtrees of depth 3 and more are
+    /// cached, keyed by the exact position and depth.
+    pub cache_entries: usize,
+}
+
+impl Default for PerftOptions {
+    fn default() -> Self {
+        PerftOptions {
+            threads: 1,
+            cache_entries: 0,
+        }
+    }
+}
+
+struct Shared<'a> {
+    cache: Option<DashMap<(Position, u32), u64>>,
+    cache_limit: usize,
+    stop: &'a AtomicBool,
+}
+
+impl Shared<'_> {
+    fn count(&self, pos: &Position, depth: u32) -> Result<u64, PerftError> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(PerftError::Stopped);
+        }
+        let Some(cache) = &self.cache else {
+            return Ok(perft(pos, depth));
+        };
+        if depth < 3 {
+            return Ok(perft(pos, depth));
+        }
+        if let Some(hit) = cache.get(&(*pos, depth)) {
+            return Ok(*hit);
+        }
+        let mut total = 0;
+        for mv in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            total += self.count(&child, depth - 1)?;
+        }
+        if cache.len() < self.cache_limit {
+            cache.insert((*pos, depth), total);
+        }
+        Ok(total)
+    }
+}
+
+/// Divide: the count under each legal move, in move order. Runs on `options.threads` threads
+/// (rayon), splitting the tree two plies down so that the work spreads evenly. Checks `stop`
+/// between subtrees.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tuzdik::{Position, Variant, perft::{PerftOptions, divide}};
+/// let start = Position::start(Variant::TOGYZ);
+/// let options = PerftOptions { threads: 2, cache_entries: 0 };
+/// let split = divide(&start, 4, &options, &AtomicBool::new(false)).unwrap();
+/// assert_eq!(split.len(), 9);
+/// assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 5199);
+/// ```
+pub fn divide(
+    pos: &Position,
+    depth: u32,
+    options: &PerftOptions,
+    stop: &AtomicBool,
+) -> Result<Vec<(Move, u64)>, PerftError> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let shared = Shared {
+        cache: (options.cache_entries > 0).then(DashMap::new),
+        cache_limit: options.cache_entries,
+        stop,
+    };
+    // Work items: (root move index, position two plies down or less, remaining depth).
+    let roots = pos.legal_moves();
+    let mut items = Vec::new();
+    for (index, &mv) in roots.iter().enumerate() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        if depth >= 3 {
+            for reply in child.legal_moves() {
+                let mut grandchild = child;
+                grandchild.play_unchecked(reply);
+                items.push((index, grandchild, depth - 2));
+            }
+        } else {
+            items.push((index, child, depth - 1));
+        }
+    }
+    let run = || -> Result<Vec<u64>, PerftError> {
+        items
+            .par_iter()
+            .map(|(_, node, remaining)| shared.count(node, *remaining))
+            .collect()
+    };
+    let counts = if options.threads <= 1 {
+        items
+            .iter()
+            .map(|(_, node, remaining)| shared.count(node, *remaining))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .build()
+            .map_err(|_| PerftError::Threads(options.threads))?;
+        pool.install(run)?
+    };
+    let mut totals: Vec<(Move, u64)> = roots.iter().map(|&mv| (mv, 0)).collect();
+    for ((index, _, _), n) in items.iter().zip(counts) {
+        totals[*index].1 += n;
+    }
+    Ok(totals)
+}
+
+/// The total of [`divide`].
+pub fn perft_with(
+    pos: &Position,
+    depth: u32,
+    options: &PerftOptions,
+    stop: &AtomicBool,
+) -> Result<u64, PerftError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    Ok(divide(pos, depth, options, stop)?
+        .iter()
+        .map(|(_, n)| n)
+        .sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Family, Variant};
+
+    #[test]
+    fn reference_table() {
+        let table: [(Family, [u64; 6]); 3] = [
+            (Family::Togyz, [9, 73, 613, 5199, 43184, 360035]),
+            (Family::Kozdatu, [7, 43, 274, 1775, 11262, 72125]),
+            (Family::Bestemshchi, [5, 21, 91, 407, 1761, 7782]),
+        ];
+        for (family, counts) in table {
+            let start = Position::start(Variant::new(family));
+            for (depth, &expected) in counts.iter().enumerate() {
+                assert_eq!(perft(&start, depth as u32 + 1), expected, "{family} depth {}", depth + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_and_cached_agree_with_plain() {
+        let start = Position::start(Variant::TOGYZ);
+        let stop = AtomicBool::new(false);
+        for options in [
+            PerftOptions { threads: 1, cache_entries: 0 },
+            PerftOptions { threads: 2, cache_entries: 0 },
+            PerftOptions { threads: 2, cache_entries: 1 << 16 },
+        ] {
+            assert_eq!(perft_with(&start, 5, &options, &stop), Ok(43184));
+        }
+    }
+
+    #[test]
+    fn finished_positions_count_zero() {
+        let over: Position = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w".parse().unwrap();
+        assert_eq!(perft(&over, 0), 1);
+        for depth in 1..5 {
+            assert_eq!(perft(&over, depth), 0);
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_stops() {
+        let start = Position::start(Variant::TOGYZ);
+        let stop = AtomicBool::new(true);
+        assert_eq!(
+            perft_with(&start, 6, &PerftOptions::default(), &stop),
+            Err(PerftError::Stopped)
+        );
+    }
+}

@@ -1,0 +1,88 @@
+//! Zobrist keys: one random number for every (hole, count), (kazan, count), tuzdik square,
+//! variant and side to move, generated at compile time from a fixed seed so that keys are the
+//! same in every build and on every machine.
+//!
+//! The hole tables have 256 entries so that a `u8` count indexes them without a bounds check.
+
+/// splitmix64: a well-mixed sequence from a counter, good enough for hash keys.
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+/// Holes in the largest ring (Toguz Kumalak, 2x9).
+pub(crate) const MAX_RING: usize = 18;
+
+pub(crate) struct Tables {
+    pub hole: [[u64; 256]; MAX_RING],
+    pub kazan: [[u64; 256]; 2],
+    pub tuzdik: [[u64; MAX_RING]; 2],
+    pub variant: [u64; 32],
+    pub north_to_move: u64,
+}
+
+const fn build() -> Tables {
+    let mut tables = Tables {
+        hole: [[0; 256]; MAX_RING],
+        kazan: [[0; 256]; 2],
+        tuzdik: [[0; MAX_RING]; 2],
+        variant: [0; 32],
+        north_to_move: 0,
+    };
+    let mut state = 0x7475_7A64_696B_u64; // "tuzdik"
+    let mut hole = 0;
+    while hole < MAX_RING {
+        // Count 0 keeps key 0 so that an empty board hashes like "nothing there".
+        let mut count = 1;
+        while count < 256 {
+            let (next, value) = splitmix64(state);
+            state = next;
+            tables.hole[hole][count] = value;
+            count += 1;
+        }
+        hole += 1;
+    }
+    let mut player = 0;
+    while player < 2 {
+        let mut count = 1;
+        while count < 256 {
+            let (next, value) = splitmix64(state);
+            state = next;
+            tables.kazan[player][count] = value;
+            count += 1;
+        }
+        let mut square = 0;
+        while square < MAX_RING {
+            let (next, value) = splitmix64(state);
+            state = next;
+            tables.tuzdik[player][square] = value;
+            square += 1;
+        }
+        player += 1;
+    }
+    let mut code = 0;
+    while code < 32 {
+        let (next, value) = splitmix64(state);
+        state = next;
+        tables.variant[code] = value;
+        code += 1;
+    }
+    let (_, value) = splitmix64(state);
+    tables.north_to_move = value;
+    tables
+}
+
+pub(crate) static TABLES: Tables = build();
+
+#[inline(always)]
+pub(crate) fn hole(index: usize, count: u8) -> u64 {
+    TABLES.hole[index][count as usize]
+}
+
+#[inline(always)]
+pub(crate) fn kazan(player: usize, count: u8) -> u64 {
+    TABLES.kazan[player][count as usize]
+}
