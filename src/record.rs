@@ -1,1 +1,607 @@
-//! records
+//! Game records in PlayOK's PGN style: `[Tag "value"]` pairs, then numbered long moves
+//! (`87(10)`, `68X`), `{comments}` and a result (`1-0`, `0-1`, `1/2-1/2`, `*`), with moves free
+//! to run across lines.
+//!
+//! Reading only splits the text; [`Record::replay`] checks every move against the rules:
+//! landing holes, tuzdik marks, `(k)` kazan totals, and the result of every finished game.
+
+use std::fmt::{self, Write as _};
+
+use thiserror::Error;
+
+use crate::game::{Game, GameError, Termination};
+use crate::moves::Move;
+use crate::position::{PositionError, Side, Status};
+use crate::variant::{Variant, VariantError};
+
+/// A result token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `1-0`: South (White) won.
+    SouthWins,
+    /// `0-1`: North (Black) won.
+    NorthWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unfinished or unknown.
+    Unknown,
+}
+
+impl Outcome {
+    /// The PGN token.
+    pub fn token(self) -> &'static str {
+        match self {
+            Outcome::SouthWins => "1-0",
+            Outcome::NorthWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+    }
+
+    /// Parses a PGN result token.
+    pub fn from_token(token: &str) -> Option<Outcome> {
+        match token {
+            "1-0" => Some(Outcome::SouthWins),
+            "0-1" => Some(Outcome::NorthWins),
+            "1/2-1/2" => Some(Outcome::Draw),
+            "*" => Some(Outcome::Unknown),
+            _ => None,
+        }
+    }
+
+    /// The outcome of a finished game's status.
+    pub fn from_status(status: Status) -> Outcome {
+        match status {
+            Status::Ongoing => Outcome::Unknown,
+            Status::Won(Side::South) => Outcome::SouthWins,
+            Status::Won(Side::North) => Outcome::NorthWins,
+            Status::Drawn => Outcome::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// One move of a record as written, with the comment that follows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedMove {
+    /// The move text (`87(10)`, `68X`, `5`, ...).
+    pub text: String,
+    /// The line it stands on (1-based, in the whole file).
+    pub line: usize,
+    /// A `{comment}` right after it.
+    pub comment: Option<String>,
+}
+
+/// A game record: tags, moves, result and comments.
+///
+/// ```
+/// use tuzdik::record::{Outcome, Record};
+/// let text = "[Event \"demo\"]\n[Result \"*\"]\n\n1. 87(10) 87(10) 2. 22 *\n";
+/// let records = Record::parse_all(text).unwrap();
+/// assert_eq!(records[0].moves.len(), 3);
+/// let game = records[0].replay().unwrap();
+/// assert_eq!(game.moves().len(), 3);
+/// assert_eq!(records[0].to_string(), text);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Record {
+    /// Tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// A comment before the first move.
+    pub leading_comment: Option<String>,
+    /// The moves.
+    pub moves: Vec<RecordedMove>,
+    /// The result token at the end of the movetext, if any.
+    pub result: Option<Outcome>,
+    /// The line the record starts on (1-based).
+    pub line: usize,
+}
+
+/// A record that could not be read or does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// A line that looks like a tag is not `[Name "value"]`.
+    #[error("line {line}: malformed tag '{text}'")]
+    Tag {
+        /// Line number.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A `{` comment that never closes.
+    #[error("line {line}: comment is never closed")]
+    OpenComment {
+        /// Line the comment starts on.
+        line: usize,
+    },
+    /// A token of the movetext that is not a move, number, result or comment.
+    #[error("line {line}: unexpected '{text}' in the moves")]
+    Token {
+        /// Line number.
+        line: usize,
+        /// The token.
+        text: String,
+    },
+    /// The Variant tag names no known variant.
+    #[error("Variant tag: {0}")]
+    Variant(#[from] VariantError),
+    /// The FEN tag is not a valid position.
+    #[error("FEN tag: {0}")]
+    Fen(#[from] PositionError),
+    /// A move is illegal or disagrees with its long form or `(k)`.
+    #[error("move {number}{} '{text}' (line {line}): {error}", if *.side == Side::South { "." } else { "..." })]
+    Move {
+        /// The fullmove number.
+        number: u32,
+        /// Who played it.
+        side: Side,
+        /// The move as written.
+        text: String,
+        /// Its line.
+        line: usize,
+        /// What is wrong.
+        error: GameError,
+    },
+    /// The recorded result disagrees with the one the rules give.
+    #[error("result {written} is recorded, but the game ended {actual} ({})", .end.describe())]
+    Result {
+        /// The result in the record.
+        written: Outcome,
+        /// The result by the rules.
+        actual: Outcome,
+        /// How the game ended.
+        end: Termination,
+    },
+    /// The Result tag and the result token at the end of the moves differ.
+    #[error("the Result tag says {tag} but the moves end with {token}")]
+    ResultMismatch {
+        /// The tag's value.
+        tag: Outcome,
+        /// The token's value.
+        token: Outcome,
+    },
+}
+
+fn parse_tag(line: &str, number: usize) -> Result<(String, String), RecordError> {
+    let bad = || RecordError::Tag {
+        line: number,
+        text: line.to_string(),
+    };
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+        .ok_or_else(bad)?;
+    let (name, value) = inner.split_once(char::is_whitespace).ok_or_else(bad)?;
+    let value = value.trim();
+    let value = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or_else(bad)?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(bad());
+    }
+    Ok((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")))
+}
+
+fn is_move_number(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    digits.len() < token.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn looks_like_move(token: &str) -> bool {
+    token == "0000"
+        || token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'X' | b'x' | b'(' | b')'))
+}
+
+impl Record {
+    /// Splits a file into records. Fails on the first malformed tag, token or comment.
+    pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        let mut records = Vec::new();
+        let mut current: Option<Record> = None;
+        let mut in_moves = false;
+        let mut comment: Option<(usize, String)> = None;
+
+        for (index, raw_line) in text.lines().enumerate() {
+            let number = index + 1;
+            let line = raw_line.trim();
+            if comment.is_none() && line.starts_with('[') {
+                if in_moves || current.is_none() {
+                    if let Some(done) = current.take() {
+                        records.push(done);
+                    }
+                    current = Some(Record {
+                        line: number,
+                        ..Record::default()
+                    });
+                    in_moves = false;
+                }
+                let tag = parse_tag(line, number)?;
+                if let Some(record) = current.as_mut() {
+                    record.tags.push(tag);
+                }
+                continue;
+            }
+            let mut rest = line;
+            while !rest.is_empty() {
+                if let Some((start, text)) = comment.as_mut() {
+                    match rest.find('}') {
+                        Some(end) => {
+                            text.push_str(&rest[..end]);
+                            let finished = std::mem::take(text).trim().to_string();
+                            let _ = start;
+                            comment = None;
+                            let record = current.get_or_insert_with(|| Record {
+                                line: number,
+                                ..Record::default()
+                            });
+                            match record.moves.last_mut() {
+                                Some(last) if last.comment.is_none() => {
+                                    last.comment = Some(finished)
+                                }
+                                Some(last) => {
+                                    let joined = last.comment.take().unwrap_or_default();
+                                    last.comment = Some(format!("{joined} {finished}"));
+                                }
+                                None => record.leading_comment = Some(finished),
+                            }
+                            rest = rest[end + 1..].trim_start();
+                        }
+                        None => {
+                            text.push_str(rest);
+                            text.push(' ');
+                            rest = "";
+                        }
+                    }
+                    continue;
+                }
+                if let Some(after) = rest.strip_prefix('{') {
+                    comment = Some((number, String::new()));
+                    rest = after;
+                    continue;
+                }
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(rest.len());
+                let token = &rest[..end];
+                rest = rest[end..].trim_start();
+                let record = current.get_or_insert_with(|| Record {
+                    line: number,
+                    ..Record::default()
+                });
+                in_moves = true;
+                if is_move_number(token) {
+                    continue;
+                }
+                if let Some(outcome) = Outcome::from_token(token) {
+                    record.result = Some(outcome);
+                    continue;
+                }
+                // A number glued to its move, as in `12.87`.
+                let token = match token.find('.') {
+                    Some(dot) if is_move_number(&token[..=dot]) => {
+                        token[dot..].trim_start_matches('.')
+                    }
+                    _ => token,
+                };
+                if !looks_like_move(token) || token.is_empty() {
+                    return Err(RecordError::Token {
+                        line: number,
+                        text: token.to_string(),
+                    });
+                }
+                record.moves.push(RecordedMove {
+                    text: token.to_string(),
+                    line: number,
+                    comment: None,
+                });
+            }
+        }
+        if let Some((line, _)) = comment {
+            return Err(RecordError::OpenComment { line });
+        }
+        if let Some(done) = current {
+            records.push(done);
+        }
+        Ok(records)
+    }
+
+    /// A tag's value.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Sets a tag, replacing an existing one of the same name.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(key, _)| key == name) {
+            Some(slot) => slot.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The variant from the Variant tag (a spec such as `kozdatu tuzdik=on`), Toguz Kumalak
+    /// without one.
+    pub fn variant(&self) -> Result<Variant, RecordError> {
+        match self.tag("Variant") {
+            Some(spec) => Ok(spec.parse()?),
+            None => Ok(Variant::TOGYZ),
+        }
+    }
+
+    /// The start: the FEN tag's position, or the variant's start position.
+    pub fn start(&self) -> Result<Game, RecordError> {
+        let variant = self.variant()?;
+        match self.tag("FEN") {
+            Some(fen) => Ok(Game::from_fen(fen, variant)?),
+            None => Ok(Game::new(variant)),
+        }
+    }
+
+    /// Replays every move (checking long forms and `(k)`), then, for a game the rules have
+    /// ended, checks the recorded result.
+    pub fn replay(&self) -> Result<Game, RecordError> {
+        let mut game = self.start()?;
+        for recorded in &self.moves {
+            let number = game.fullmove();
+            let side = game.position().side_to_move();
+            game.play_text(&recorded.text)
+                .map_err(|error| RecordError::Move {
+                    number,
+                    side,
+                    text: recorded.text.clone(),
+                    line: recorded.line,
+                    error,
+                })?;
+        }
+        let tag = self.tag("Result").and_then(Outcome::from_token);
+        if let (Some(tag), Some(token)) = (tag, self.result) {
+            if tag != token {
+                return Err(RecordError::ResultMismatch { tag, token });
+            }
+        }
+        if let Some(end) = game.termination() {
+            let actual = Outcome::from_status(game.status());
+            if let Some(written) = tag.or(self.result) {
+                if written != actual && written != Outcome::Unknown {
+                    return Err(RecordError::Result {
+                        written,
+                        actual,
+                        end,
+                    });
+                }
+            }
+        }
+        Ok(game)
+    }
+
+    /// A record of a game, in PlayOK's long notation with `(k)` after every move that
+    /// captures. `tags` come first (Variant, FEN and SetUp are added when needed; Result is
+    /// set from `result`, or from the game when it is over).
+    pub fn from_game(game: &Game, tags: &[(&str, String)], result: Option<Outcome>) -> Record {
+        let mut record = Record::default();
+        for (name, value) in tags {
+            record.set_tag(name, value.clone());
+        }
+        let outcome = result.unwrap_or_else(|| Outcome::from_status(game.status()));
+        record.set_tag("Result", outcome.token());
+        if !game.variant().is_default() || game.variant() != Variant::TOGYZ {
+            record.set_tag("Variant", game.variant().to_string());
+        }
+        let start = game.start();
+        if *start != crate::Position::start(game.variant()) || game.start_fullmove() != 1 {
+            record.set_tag("SetUp", "1");
+            record.set_tag("FEN", start.to_fen(game.start_fullmove()));
+        }
+        for (pos, &mv) in game.positions().iter().zip(game.moves()) {
+            let captures = pos.effect_of(mv).captured != 0 && !pos.effect_of(mv).made_tuzdik;
+            record.moves.push(RecordedMove {
+                text: pos.long_notation(mv, captures),
+                line: 0,
+                comment: None,
+            });
+        }
+        record.result = Some(outcome);
+        record
+    }
+
+    /// The moves as [`Move`]s after a successful replay.
+    pub fn played_moves(&self) -> Result<Vec<Move>, RecordError> {
+        Ok(self.replay()?.moves().to_vec())
+    }
+}
+
+/// Writes the record: tags, a blank line, numbered moves wrapped before 80 columns, the result.
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            writeln!(f, "[{name} \"{escaped}\"]")?;
+        }
+        writeln!(f)?;
+        let (mut number, mut side) = match self.start() {
+            Ok(game) => (game.start_fullmove(), game.position().side_to_move()),
+            Err(_) => (1, Side::South),
+        };
+        let mut words: Vec<String> = Vec::new();
+        if let Some(comment) = &self.leading_comment {
+            words.push(format!("{{{comment}}}"));
+        }
+        for (index, recorded) in self.moves.iter().enumerate() {
+            match side {
+                Side::South => words.push(format!("{number}.")),
+                Side::North if index == 0 => words.push(format!("{number}...")),
+                Side::North => {}
+            }
+            words.push(recorded.text.clone());
+            if let Some(comment) = &recorded.comment {
+                words.push(format!("{{{comment}}}"));
+            }
+            if side == Side::North {
+                number += 1;
+            }
+            side = side.opponent();
+        }
+        if let Some(result) = self.result {
+            words.push(result.token().to_string());
+        }
+        let mut line = String::new();
+        for word in words {
+            if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            let _ = write!(line, "{word}");
+        }
+        if !line.is_empty() {
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What [`replay_all`] found.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ReplaySummary {
+    /// Games read.
+    pub games: usize,
+    /// Games the rules ended (their results were checked).
+    pub finished: usize,
+    /// Moves replayed.
+    pub moves: usize,
+}
+
+impl fmt::Display for ReplaySummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} games, {} finished, results agree ({} moves)",
+            self.games, self.finished, self.moves
+        )
+    }
+}
+
+/// The first game of a file that fails, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("game {game} (line {line}{}): {error}", .event.as_ref().map(|e| format!(", Event {e}")).unwrap_or_default())]
+pub struct ReplayFailure {
+    /// The game's number in the file (1-based).
+    pub game: usize,
+    /// The line it starts on.
+    pub line: usize,
+    /// Its Event tag.
+    pub event: Option<String>,
+    /// What went wrong.
+    pub error: RecordError,
+}
+
+/// Reads and replays every game of a file.
+pub fn replay_all(text: &str) -> Result<ReplaySummary, ReplayFailure> {
+    let records = Record::parse_all(text).map_err(|error| ReplayFailure {
+        game: 0,
+        line: 0,
+        event: None,
+        error,
+    })?;
+    let mut summary = ReplaySummary::default();
+    for (index, record) in records.iter().enumerate() {
+        let game = record.replay().map_err(|error| ReplayFailure {
+            game: index + 1,
+            line: record.line,
+            event: record.tag("Event").map(str::to_string),
+            error,
+        })?;
+        summary.games += 1;
+        summary.moves += game.moves().len();
+        if game.termination().is_some() {
+            summary.finished += 1;
+        }
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_may_run_across_lines_and_carry_comments() {
+        let text = "[Event \"x\"]\n\n1. 87(10) 87(10) 2.\n22 {a note\nover lines} 99(22) *\n";
+        let records = Record::parse_all(text).unwrap();
+        let moves = &records[0].moves;
+        assert_eq!(moves.len(), 4);
+        assert_eq!(moves[2].comment.as_deref(), Some("a note over lines"));
+        assert_eq!(moves[3].line, 5);
+        records[0].replay().unwrap();
+    }
+
+    #[test]
+    fn disagreements_are_reported_with_the_move() {
+        let text = "[Event \"x\"]\n\n1. 87(10) 87(11) *\n";
+        let error = Record::parse_all(text).unwrap()[0].replay().unwrap_err();
+        assert!(
+            matches!(error, RecordError::Move { number: 1, side: Side::North, .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("1... '87(11)'"), "{error}");
+    }
+
+    #[test]
+    fn malformed_text_fails_cleanly() {
+        assert!(matches!(
+            Record::parse_all("[Event x]\n"),
+            Err(RecordError::Tag { line: 1, .. })
+        ));
+        assert!(matches!(
+            Record::parse_all("1. 87 {open\n"),
+            Err(RecordError::OpenComment { line: 1 })
+        ));
+        assert!(matches!(
+            Record::parse_all("1. e4\n"),
+            Err(RecordError::Token { line: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn a_wrong_result_for_a_finished_game_is_caught() {
+        // After South's move North has no stones: 81-81 by rule 3b, a draw.
+        let fen = "1,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0 80 81 w";
+        let text = format!("[FEN \"{fen}\"]\n[Result \"1-0\"]\n\n1. 12 1-0\n");
+        let error = Record::parse_all(&text).unwrap()[0].replay().unwrap_err();
+        assert!(matches!(
+            error,
+            RecordError::Result {
+                written: Outcome::SouthWins,
+                actual: Outcome::Draw,
+                end: Termination::NoStones,
+            }
+        ));
+    }
+
+    #[test]
+    fn written_records_read_back() {
+        let mut game = Game::from_fen("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 3", Variant::TOGYZ)
+            .unwrap();
+        for mv in ["8", "6", "1", "2"] {
+            game.play_text(mv).unwrap();
+        }
+        let record = Record::from_game(&game, &[("Event", "test".to_string())], None);
+        let text = record.to_string();
+        assert!(text.contains("[FEN \"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 3\"]"));
+        assert!(text.contains("3... 87(10) 4. 66(10)"), "{text}");
+        let back = Record::parse_all(&text).unwrap();
+        assert_eq!(back[0].replay().unwrap().positions(), game.positions());
+    }
+}

@@ -1,1 +1,526 @@
-//! protocol
+//! The UCI/UGI front end: a reader that never blocks on work, a session that owns the game and
+//! the options, and jobs (perft now, searches later) that run on their own threads and can be
+//! stopped. See `protocol.md` for every command and output.
+
+pub mod command;
+pub mod options;
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::perft::{MAX_DEPTH, PerftOptions, divide};
+use crate::position::{Position, Side, Status, text};
+use command::{Command, Query, StartSpec};
+use options::{Changed, Options};
+
+/// Input lines longer than this are refused whole (a `position` of a 1000-ply game is a few
+/// kilobytes).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The engine's name in `id name`.
+pub const ENGINE_NAME: &str = concat!("Tuzdik ", env!("CARGO_PKG_VERSION"));
+/// The engine's author in `id author`.
+pub const ENGINE_AUTHOR: &str = "the Tuzdik developers";
+
+/// A line-oriented, flushed, shareable output.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Wraps a writer.
+    pub fn new(writer: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    /// Writes one line and flushes it. A closed output is ignored (the GUI went away).
+    pub fn line(&self, text: &str) {
+        let mut writer = match self.0.lock() {
+            Ok(writer) => writer,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = writeln!(writer, "{text}");
+        let _ = writer.flush();
+    }
+
+    /// Writes `info string error: <message>`.
+    pub fn error(&self, message: &str) {
+        self.line(&format!("info string error: {message}"));
+    }
+}
+
+/// The dialect the GUI chose with `uci` or `ugi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI (the default).
+    Uci,
+    /// UGI, as cutegames speaks it.
+    Ugi,
+}
+
+struct Job {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+    /// Whether the job ends by itself (a finite perft or search), so that end of input may
+    /// wait for it.
+    finite: bool,
+}
+
+/// One engine session: options, the game, and at most one running job.
+pub struct Session {
+    out: Output,
+    options: Options,
+    game: Game,
+    dialect: Dialect,
+    job: Option<Job>,
+}
+
+impl Session {
+    /// A session writing to `out`, at the Toguz Kumalak start position.
+    pub fn new(out: Output) -> Session {
+        let options = Options::default();
+        Session {
+            out,
+            game: Game::new(options.variant),
+            options,
+            dialect: Dialect::Uci,
+            job: None,
+        }
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Handles one input line; returns `false` on `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        self.reap_finished_job();
+        let command = match command::parse(line) {
+            Ok(command) => command,
+            Err(error) => {
+                self.out.error(&error.to_string());
+                return true;
+            }
+        };
+        match command {
+            Command::Empty => {}
+            Command::Quit => {
+                self.stop_job();
+                return false;
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::Stop => self.stop_job(),
+            Command::PonderHit => {}
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::Ugi => self.handshake(Dialect::Ugi),
+            Command::Display => self.display(),
+            Command::Query(query) => self.query(query),
+            other => {
+                // Everything else changes state or starts work: a running job ends first.
+                self.stop_job();
+                self.handle_exclusive(other);
+            }
+        }
+        true
+    }
+
+    fn handle_exclusive(&mut self, command: Command) {
+        match command {
+            Command::SetOption { name, value } => {
+                match self.options.set(&name, value.as_deref()) {
+                    Ok(Changed::Rules) => self.game = Game::new(self.options.variant),
+                    Ok(Changed::Other) => {}
+                    Err(message) => self.out.error(&message),
+                }
+            }
+            Command::NewGame => {}
+            Command::Position { start, moves } => self.set_position(&start, &moves),
+            Command::Perft(depth) => self.start_perft(depth),
+            Command::Go(_) | Command::Bench(_) | Command::Eval => {
+                self.out
+                    .error("search is not implemented yet (this build has the rules and perft)");
+            }
+            _ => {}
+        }
+    }
+
+    /// End of input: a job that ends by itself is allowed to finish; an unbounded one stops.
+    pub fn finish(&mut self) {
+        if let Some(job) = self.job.take() {
+            if !job.finite {
+                job.stop.store(true, Ordering::Relaxed);
+            }
+            let _ = job.handle.join();
+        }
+    }
+
+    fn reap_finished_job(&mut self) {
+        if self.job.as_ref().is_some_and(|job| job.handle.is_finished()) {
+            if let Some(job) = self.job.take() {
+                let _ = job.handle.join();
+            }
+        }
+    }
+
+    fn stop_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop.store(true, Ordering::Relaxed);
+            let _ = job.handle.join();
+        }
+    }
+
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        for line in self.options.advertise() {
+            self.out.line(&line);
+        }
+        self.out.line(match dialect {
+            Dialect::Uci => "uciok",
+            Dialect::Ugi => "ugiok",
+        });
+    }
+
+    fn set_position(&mut self, start: &StartSpec, moves: &[String]) {
+        let variant = self.options.variant;
+        let mut game = match start {
+            StartSpec::Startpos => Game::new(variant),
+            StartSpec::Fen(fen) => match text::parse(fen, variant) {
+                Ok((pos, fullmove)) => Game::from_position(pos, fullmove),
+                Err(error) => {
+                    self.out
+                        .error(&format!("bad position '{fen}': {error}; position unchanged"));
+                    return;
+                }
+            },
+        };
+        for (index, text) in moves.iter().enumerate() {
+            if let Err(error) = game.play_text(text) {
+                self.out.error(&format!(
+                    "move {} '{text}': {error}; position unchanged",
+                    index + 1
+                ));
+                return;
+            }
+        }
+        self.game = game;
+    }
+
+    fn format_move(&self, pos: &Position, mv: Move) -> String {
+        if self.options.long_moves {
+            pos.long_notation(mv, false)
+        } else {
+            mv.to_string()
+        }
+    }
+
+    fn display(&self) {
+        for line in board_drawing(&self.game) {
+            self.out.line(&line);
+        }
+        let pos = self.game.position();
+        self.out.line(&format!("Fen: {}", self.game.fen()));
+        self.out.line(&format!("Key: {:016X}", pos.key()));
+        let legal: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|&mv| self.format_move(pos, mv))
+            .collect();
+        self.out.line(&format!("Legal: {}", legal.join(" ")));
+    }
+
+    fn query(&self, query: Query) {
+        let answer = match query {
+            Query::GameOver => self.game.status().is_over().to_string(),
+            Query::P1Turn => (self.game.position().side_to_move() == Side::South).to_string(),
+            Query::Result => match self.game.status() {
+                Status::Ongoing => "none".to_string(),
+                Status::Won(Side::South) => "p1win".to_string(),
+                Status::Won(Side::North) => "p2win".to_string(),
+                Status::Drawn => "draw".to_string(),
+            },
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn start_perft(&mut self, depth: u64) {
+        if depth > u64::from(MAX_DEPTH) {
+            self.out.error(&format!(
+                "perft depth {depth} is beyond the limit of {MAX_DEPTH}"
+            ));
+            return;
+        }
+        let depth = depth as u32;
+        let stop = Arc::new(AtomicBool::new(false));
+        let job_stop = Arc::clone(&stop);
+        let out = self.out.clone();
+        let pos = *self.game.position();
+        let long_moves = self.options.long_moves;
+        let options = PerftOptions {
+            threads: self.options.threads,
+            cache_entries: 0,
+        };
+        let spawned = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || match divide(&pos, depth, &options, &job_stop) {
+                Ok(split) => {
+                    for (mv, count) in &split {
+                        let shown = if long_moves {
+                            pos.long_notation(*mv, false)
+                        } else {
+                            mv.to_string()
+                        };
+                        out.line(&format!("{shown}: {count}"));
+                    }
+                    let total: u64 = if depth == 0 {
+                        1
+                    } else {
+                        split.iter().map(|(_, n)| n).sum()
+                    };
+                    out.line("");
+                    out.line(&format!("Nodes searched: {total}"));
+                }
+                Err(error) => out.line(&format!("info string {error}")),
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    stop,
+                    handle,
+                    finite: true,
+                })
+            }
+            Err(error) => self.out.error(&format!("could not start perft: {error}")),
+        }
+    }
+}
+
+/// The board as `d` draws it: North's row on top, read right to left (its hole 1 faces South's
+/// hole N), so the sowing ring runs counter-clockwise on the screen.
+pub fn board_drawing(game: &Game) -> Vec<String> {
+    let pos = game.position();
+    let n = pos.variant().holes_per_side();
+    let cell = |side: Side, hole: usize| {
+        if pos.is_tuzdik(side, hole) {
+            "  X ".to_string()
+        } else {
+            format!("{:>3} ", pos.stones(side, hole))
+        }
+    };
+    let border = format!("  +{}", "----+".repeat(n));
+    let north_numbers: String = (1..=n).rev().map(|h| format!("  {h}  ")).collect();
+    let south_numbers: String = (1..=n).map(|h| format!("  {h}  ")).collect();
+    let north_row: String = (1..=n).rev().map(|h| cell(Side::North, h) + "|").collect();
+    let south_row: String = (1..=n).map(|h| cell(Side::South, h) + "|").collect();
+    let mover = pos.side_to_move();
+    let mut lines = vec![
+        format!("  {north_numbers}"),
+        border.clone(),
+        format!("N |{north_row}  kazan {:>3}", pos.kazan(Side::North)),
+        border.clone(),
+        format!("S |{south_row}  kazan {:>3}", pos.kazan(Side::South)),
+        border,
+        format!("  {south_numbers}"),
+    ];
+    let state = match game.termination() {
+        Some(end) => format!(
+            "game over: {} ({})",
+            match game.status() {
+                Status::Won(side) => format!("{side} wins"),
+                _ => "draw".to_string(),
+            },
+            end.describe()
+        ),
+        None => format!("{mover} to move"),
+    };
+    lines.push(format!(
+        "{}, {state}, fullmove {}",
+        pos.variant(),
+        game.fullmove()
+    ));
+    lines
+}
+
+/// Reads a line of at most [`MAX_LINE_BYTES`]; `Ok(None)` at end of input, `Err(len)` for a
+/// line that was too long (it is consumed whole).
+fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut line = Vec::new();
+    let mut total = 0usize;
+    let mut saw_any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if chunk.is_empty() {
+            if !saw_any {
+                return Ok(None);
+            }
+            break;
+        }
+        saw_any = true;
+        let (piece, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (&chunk[..at], Some(at + 1)),
+            None => (chunk, None),
+        };
+        total += piece.len();
+        if total <= MAX_LINE_BYTES {
+            line.extend_from_slice(piece);
+        }
+        let consumed = done.unwrap_or(chunk.len());
+        reader.consume(consumed);
+        if done.is_some() {
+            break;
+        }
+    }
+    if total > MAX_LINE_BYTES {
+        return Ok(Some(Err(total)));
+    }
+    let text = String::from_utf8_lossy(&line);
+    Ok(Some(Ok(text.trim_end_matches('\r').to_string())))
+}
+
+/// Runs the protocol until `quit` or end of input. Input is read on its own thread so that
+/// `isready` and `stop` are answered while a job runs.
+pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    let out = Output::new(output);
+    let (sender, receiver) = mpsc::channel::<Result<String, usize>>();
+    let mut input = input;
+    let reader = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || {
+            while let Ok(Some(line)) = read_bounded_line(&mut input) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    if reader.is_err() {
+        out.error("could not start the input thread");
+        return;
+    }
+    let mut session = Session::new(out.clone());
+    for line in receiver {
+        match line {
+            Ok(line) => {
+                if !session.handle_line(&line) {
+                    return;
+                }
+            }
+            Err(length) => out.error(&format!(
+                "input line of {length} bytes ignored (the limit is {MAX_LINE_BYTES})"
+            )),
+        }
+    }
+    session.finish();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session() -> (Session, Buffer) {
+        let buffer = Buffer::default();
+        (Session::new(Output::new(buffer.clone())), buffer)
+    }
+
+    fn take(buffer: &Buffer) -> Vec<String> {
+        let mut bytes = buffer.0.lock().unwrap();
+        let text = String::from_utf8(std::mem::take(&mut *bytes)).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_bad_position_keeps_the_old_one() {
+        let (mut s, out) = session();
+        s.handle_line("position startpos moves 7");
+        let before = s.game().clone();
+        s.handle_line("position startpos moves 7 86");
+        s.handle_line("position fen 9,9/9 0 0 w");
+        s.handle_line("position fen 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w moves 1 1 1 1 1 1 1 1 12");
+        let lines = take(&out);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines.iter().all(|l| l.starts_with("info string error: ")));
+        assert_eq!(s.game(), &before);
+    }
+
+    #[test]
+    fn queries_answer() {
+        let (mut s, out) = session();
+        s.handle_line("query p1turn");
+        s.handle_line("query gameover");
+        s.handle_line("query result");
+        s.handle_line("position fen 0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 80 81 w");
+        s.handle_line("query gameover");
+        s.handle_line("query result");
+        assert_eq!(
+            take(&out),
+            [
+                "response true",
+                "response false",
+                "response none",
+                "response true",
+                "response p2win"
+            ]
+        );
+    }
+
+    #[test]
+    fn rule_options_reset_the_position() {
+        let (mut s, out) = session();
+        s.handle_line("position startpos moves 1");
+        s.handle_line("setoption name UCI_Variant value bestemshchi");
+        s.handle_line("d");
+        let lines = take(&out);
+        assert!(
+            lines.iter().any(|l| l == "Fen: 5,5,5,5,5/5,5,5,5,5 0 0 w 1"),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l == "Legal: 1 2 3 4 5"));
+    }
+
+    #[test]
+    fn perft_runs_and_reports() {
+        let (mut s, out) = session();
+        s.handle_line("perft 3");
+        s.finish();
+        let lines = take(&out);
+        assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 613"));
+        assert_eq!(lines.len(), 11);
+    }
+
+    #[test]
+    fn long_lines_are_refused_whole() {
+        let mut input = std::io::Cursor::new(format!("{}\nisready\n", "x".repeat(MAX_LINE_BYTES + 5)));
+        assert_eq!(
+            read_bounded_line(&mut input).unwrap(),
+            Some(Err(MAX_LINE_BYTES + 5))
+        );
+        assert_eq!(
+            read_bounded_line(&mut input).unwrap(),
+            Some(Ok("isready".to_string()))
+        );
+        assert_eq!(read_bounded_line(&mut input).unwrap(), None);
+    }
+}

@@ -1,0 +1,164 @@
+//! The `tuzdik` command: with no arguments it speaks the protocol on stdin/stdout; the
+//! subcommands run a job and exit.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+use tuzdik::perft::{MAX_DEPTH, PerftOptions, divide};
+use tuzdik::record::replay_all;
+use tuzdik::variant::parse_on_off;
+use tuzdik::{Capture, Family, Game, Sowing, Variant};
+
+#[derive(Parser)]
+#[command(
+    name = "tuzdik",
+    version,
+    about = "Toguz Kumalak engine. With no command it speaks the UCI/UGI protocol on stdin/stdout."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences (perft) with a per-move breakdown.
+    Perft(PerftArgs),
+    /// Replay every game of a PlayOK-style PGN file and check it against the rules.
+    Replay {
+        /// The PGN file.
+        file: std::path::PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct RuleArgs {
+    /// Variant: togyz, kozdatu or bestemshchi.
+    #[arg(long, default_value = "togyz")]
+    variant: String,
+    /// Tuzdik switch (on/off); the default follows the variant.
+    #[arg(long)]
+    tuzdik: Option<String>,
+    /// Sowing switch: standard or skip-origin.
+    #[arg(long)]
+    sowing: Option<String>,
+    /// Capture switch: standard or singleton.
+    #[arg(long)]
+    capture: Option<String>,
+}
+
+impl RuleArgs {
+    fn variant(&self) -> Result<Variant, String> {
+        let family: Family = self.variant.parse().map_err(|e| format!("--variant: {e}"))?;
+        let mut variant = Variant::new(family);
+        if let Some(value) = &self.tuzdik {
+            variant = variant.with_tuzdik(parse_on_off("Tuzdik", value).map_err(|e| e.to_string())?);
+        }
+        if let Some(value) = &self.sowing {
+            variant = variant.with_sowing(value.parse::<Sowing>().map_err(|e| e.to_string())?);
+        }
+        if let Some(value) = &self.capture {
+            variant = variant.with_capture(value.parse::<Capture>().map_err(|e| e.to_string())?);
+        }
+        Ok(variant)
+    }
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// Depth in plies.
+    depth: u32,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Start from this position string instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play from the start position first.
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    moves: Vec<String>,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Shared transposition cache size in MiB (0 = none).
+    #[arg(long, default_value_t = 0)]
+    hash: usize,
+}
+
+fn run_perft(args: &PerftArgs) -> Result<(), String> {
+    let variant = args.rules.variant()?;
+    let mut game = match &args.fen {
+        Some(fen) => Game::from_fen(fen, variant).map_err(|e| format!("--fen: {e}"))?,
+        None => Game::new(variant),
+    };
+    for text in &args.moves {
+        game.play_text(text).map_err(|e| format!("--moves: {e}"))?;
+    }
+    if args.depth > MAX_DEPTH {
+        return Err(format!("depth {} is beyond the limit of {MAX_DEPTH}", args.depth));
+    }
+    if args.threads == 0 || args.threads > 256 {
+        return Err(format!("--threads {} is outside 1..256", args.threads));
+    }
+    let options = PerftOptions {
+        threads: args.threads,
+        cache_entries: args.hash.saturating_mul(1 << 20) / 64,
+    };
+    let started = Instant::now();
+    let split = divide(game.position(), args.depth, &options, &AtomicBool::new(false))
+        .map_err(|e| e.to_string())?;
+    let elapsed = started.elapsed();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let total: u64 = if args.depth == 0 {
+        1
+    } else {
+        split.iter().map(|(_, n)| n).sum()
+    };
+    for (mv, count) in &split {
+        let _ = writeln!(out, "{mv}: {count}");
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Nodes searched: {total}");
+    let seconds = elapsed.as_secs_f64();
+    let _ = writeln!(
+        out,
+        "Time: {:.3} s, {:.1} M nodes/s",
+        seconds,
+        total as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+fn run_replay(file: &std::path::Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    match replay_all(&text) {
+        Ok(summary) => {
+            println!("{summary}");
+            Ok(())
+        }
+        Err(failure) => Err(format!("{}: {failure}", file.display())),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match &cli.command {
+        None => {
+            tuzdik::protocol::run(io::BufReader::new(io::stdin()), io::stdout());
+            Ok(())
+        }
+        Some(Command::Perft(args)) => run_perft(args),
+        Some(Command::Replay { file }) => run_replay(file),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("tuzdik: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
