@@ -23,3 +23,4 @@ pub use game::{Game, GameError, Termination};
 pub use moves::{Move, MoveError};
 pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
 pub use variant::{Capture, Family, Sowing, Variant, VariantError};
+pub mod search;

@@ -27,6 +27,13 @@ struct Cli {
 enum Command {
     /// Count move sequences (perft) with a per-move breakdown.
     Perft(PerftArgs),
+    /// Fixed-depth searches over the built-in bench positions (one thread, 16 MiB hash); the
+    /// last line is `<nodes> nodes <nps> nps`, and the node count is the search's signature.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = tuzdik::search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Replay every game of a PlayOK-style PGN file and check it against the rules.
     Replay {
         /// The PGN file.
@@ -143,6 +150,23 @@ fn run_replay(file: &std::path::Path) -> Result<(), String> {
     }
 }
 
+fn run_bench(depth: u32) -> Result<(), String> {
+    if !(1..=64).contains(&depth) {
+        return Err(format!("bench depth {depth} is outside 1..64"));
+    }
+    let control = tuzdik::search::Control::new(false);
+    let result = tuzdik::search::bench::run(depth, &control, |index, nodes| {
+        eprintln!("position {:>2}: {nodes} nodes", index + 1);
+    })?;
+    eprintln!(
+        "{} positions, depth {depth}, {:.3} s",
+        result.positions,
+        result.time.as_secs_f64()
+    );
+    println!("{} nodes {} nps", result.nodes, result.nps());
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
@@ -152,6 +176,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Replay { file }) => run_replay(file),
+        Some(Command::Bench { depth }) => run_bench(*depth),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,7 +15,9 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
-use command::{Command, Query, StartSpec};
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Control, Info, Limits, Report, Score, ScoreBound};
+use command::{Command, GoParams, Query, StartSpec};
 use options::{Changed, Options};
 
 /// Input lines longer than this are refused whole (a `position` of a 1000-ply game is a few
@@ -64,6 +66,8 @@ pub enum Dialect {
 
 struct Job {
     stop: Arc<AtomicBool>,
+    /// The search's controls (absent for perft).
+    control: Option<Arc<Control>>,
     handle: JoinHandle<()>,
     /// Whether the job ends by itself (a finite perft or search), so that end of input may
     /// wait for it.
@@ -77,6 +81,7 @@ pub struct Session {
     game: Game,
     dialect: Dialect,
     job: Option<Job>,
+    tt: Arc<TranspositionTable>,
 }
 
 impl Session {
@@ -86,6 +91,7 @@ impl Session {
         Session {
             out,
             game: Game::new(options.variant),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
             options,
             dialect: Dialect::Uci,
             job: None,
@@ -115,7 +121,12 @@ impl Session {
             }
             Command::IsReady => self.out.line("readyok"),
             Command::Stop => self.stop_job(),
-            Command::PonderHit => {}
+            Command::PonderHit => {
+                if let Some(control) = self.job.as_ref().and_then(|job| job.control.as_ref()) {
+                    control.ponderhit();
+                }
+            }
+            Command::Eval => self.eval(),
             Command::Uci => self.handshake(Dialect::Uci),
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Display => self.display(),
@@ -132,19 +143,20 @@ impl Session {
     fn handle_exclusive(&mut self, command: Command) {
         match command {
             Command::SetOption { name, value } => {
+                let before = self.options.clone();
                 match self.options.set(&name, value.as_deref()) {
                     Ok(Changed::Rules) => self.game = Game::new(self.options.variant),
+                    Ok(Changed::Hash) => self.resize_hash(before.hash_mib),
+                    Ok(Changed::ClearHash) => self.tt.clear(),
                     Ok(Changed::Other) => {}
                     Err(message) => self.out.error(&message),
                 }
             }
-            Command::NewGame => {}
+            Command::NewGame => self.tt.clear(),
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Perft(depth) => self.start_perft(depth),
-            Command::Go(_) | Command::Bench(_) | Command::Eval => {
-                self.out
-                    .error("search is not implemented yet (this build has the rules and perft)");
-            }
+            Command::Go(params) => self.start_search(&params),
+            Command::Bench(depth) => self.start_bench(depth),
             _ => {}
         }
     }
@@ -170,7 +182,153 @@ impl Session {
     fn stop_job(&mut self) {
         if let Some(job) = self.job.take() {
             job.stop.store(true, Ordering::Relaxed);
+            if let Some(control) = &job.control {
+                control.stop();
+            }
             let _ = job.handle.join();
+        }
+    }
+
+    fn resize_hash(&mut self, old_mib: usize) {
+        let mib = self.options.hash_mib;
+        // Allocation failure must not abort the engine: try, and keep the old table if not.
+        let table = std::panic::catch_unwind(|| TranspositionTable::new(mib));
+        match table {
+            Ok(table) => self.tt = Arc::new(table),
+            Err(_) => {
+                self.options.hash_mib = old_mib;
+                self.out.error(&format!(
+                    "could not allocate a {mib} MiB hash table; keeping {old_mib} MiB"
+                ));
+            }
+        }
+    }
+
+    fn eval(&self) {
+        let pos = self.game.position();
+        let (terms, total) = search::eval::terms(pos);
+        self.out.line("      term       South   North   score (South's view)");
+        for term in &terms {
+            self.out.line(&format!(
+                "{:>16} {:>7} {:>7} {:>7}",
+                term.name, term.south, term.north, term.score
+            ));
+        }
+        let mover = pos.side_to_move();
+        self.out.line(&format!(
+            "Total: {total} for {mover} to move ({:+.2} stones)",
+            f64::from(total) / 100.0
+        ));
+    }
+
+    fn limits(&self, params: &GoParams) -> Limits {
+        let pos = self.game.position();
+        let (time, increment) = match pos.side_to_move() {
+            Side::South => (params.south_time, params.south_inc),
+            Side::North => (params.north_time, params.north_inc),
+        };
+        let mut search_moves = Vec::new();
+        for text in &params.search_moves {
+            match pos.parse_move(text) {
+                Ok(mv) => search_moves.push(mv),
+                Err(error) => self.out.error(&format!("searchmoves: {error}; ignored")),
+            }
+        }
+        Limits {
+            depth: params.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
+            nodes: params.nodes,
+            mate: params.mate.map(|m| m.min(1000) as u32),
+            clock: search::time::Clock {
+                time,
+                increment,
+                moves_to_go: params.moves_to_go,
+                move_time: params.move_time,
+            },
+            infinite: params.infinite,
+            ponder: params.ponder,
+            search_moves,
+            multipv: self.options.multipv,
+            overhead: self.options.move_overhead,
+        }
+    }
+
+    fn start_search(&mut self, params: &GoParams) {
+        let limits = self.limits(params);
+        let control = Arc::new(Control::new(limits.ponder));
+        let job_control = Arc::clone(&control);
+        let out = self.out.clone();
+        let game = self.game.clone();
+        let tt = Arc::clone(&self.tt);
+        let threads = self.options.threads;
+        let style = Style {
+            dialect: self.dialect,
+            long_moves: self.options.long_moves,
+        };
+        let finite = !(limits.infinite || limits.ponder);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let root = *game.position();
+                let outcome = search::search(&game, &limits, &tt, threads, &job_control, &mut |info| {
+                    out.line(&style.info(&root, &info));
+                });
+                out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    control: Some(control),
+                    handle,
+                    finite,
+                })
+            }
+            Err(error) => {
+                self.out.error(&format!("could not start the search: {error}"));
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    fn start_bench(&mut self, depth: Option<u64>) {
+        let depth = match depth {
+            None => search::bench::DEFAULT_DEPTH,
+            Some(d) if (1..=64).contains(&d) => d as u32,
+            Some(d) => {
+                self.out.error(&format!("bench depth {d} is outside 1..64"));
+                return;
+            }
+        };
+        let control = Arc::new(Control::new(false));
+        let job_control = Arc::clone(&control);
+        let out = self.out.clone();
+        let spawned = std::thread::Builder::new()
+            .name("bench".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let result = search::bench::run(depth, &job_control, |index, nodes| {
+                    out.line(&format!("info string bench position {} nodes {nodes}", index + 1));
+                });
+                match result {
+                    Ok(result) if job_control.stopped() => out.line(&format!(
+                        "info string bench stopped after {} positions",
+                        result.positions
+                    )),
+                    Ok(result) => out.line(&format!("{} nodes {} nps", result.nodes, result.nps())),
+                    Err(error) => out.error(&error),
+                }
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    control: Some(control),
+                    handle,
+                    finite: true,
+                })
+            }
+            Err(error) => self.out.error(&format!("could not start bench: {error}")),
         }
     }
 
@@ -293,11 +451,95 @@ impl Session {
             Ok(handle) => {
                 self.job = Some(Job {
                     stop,
+                    control: None,
                     handle,
                     finite: true,
                 })
             }
             Err(error) => self.out.error(&format!("could not start perft: {error}")),
+        }
+    }
+}
+
+/// How moves and scores are written for the GUI.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    dialect: Dialect,
+    long_moves: bool,
+}
+
+impl Style {
+    fn moves_from(&self, root: &Position, moves: &[Move]) -> Vec<String> {
+        let mut pos = *root;
+        let mut written = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            written.push(if self.long_moves {
+                pos.long_notation(mv, false)
+            } else {
+                mv.to_string()
+            });
+            if pos.try_play(mv).is_err() {
+                break;
+            }
+        }
+        written
+    }
+
+    fn score(&self, score: Score) -> String {
+        match score {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::MatePlies(plies) => match self.dialect {
+                Dialect::Uci => format!("mate {}", Score::mate_moves(plies)),
+                Dialect::Ugi => format!("mate {plies}"),
+            },
+        }
+    }
+
+    fn report(&self, root: &Position, report: &Report) -> String {
+        let millis = report.time.as_millis() as u64;
+        let nps = report.nodes.saturating_mul(1000) / millis.max(1);
+        let bound = match report.bound {
+            Some(ScoreBound::Lower) => " lowerbound",
+            Some(ScoreBound::Upper) => " upperbound",
+            None => "",
+        };
+        let mut line = format!(
+            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {millis}",
+            report.depth,
+            report.seldepth,
+            report.multipv,
+            self.score(report.score),
+            report.nodes,
+            report.hashfull,
+        );
+        if !report.pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&self.moves_from(root, &report.pv).join(" "));
+        }
+        line
+    }
+
+    fn info(&self, root: &Position, info: &Info) -> String {
+        match info {
+            Info::Line(report) => self.report(root, report),
+            Info::CurrMove { depth, mv, number } => format!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                self.moves_from(root, &[*mv]).join("")
+            ),
+        }
+    }
+
+    fn bestmove(&self, root: &Position, best: Option<Move>, ponder: Option<Move>) -> String {
+        let Some(best) = best else {
+            return "bestmove 0000".to_string();
+        };
+        let moves = self.moves_from(root, &[best]);
+        match (self.dialect, ponder) {
+            (Dialect::Uci, Some(reply)) => {
+                let both = self.moves_from(root, &[best, reply]);
+                format!("bestmove {} ponder {}", both[0], both.get(1).map_or("", String::as_str))
+            }
+            _ => format!("bestmove {}", moves[0]),
         }
     }
 }
@@ -321,13 +563,13 @@ pub fn board_drawing(game: &Game) -> Vec<String> {
     let south_row: String = (1..=n).map(|h| cell(Side::South, h) + "|").collect();
     let mover = pos.side_to_move();
     let mut lines = vec![
-        format!("  {north_numbers}"),
+        format!("  {north_numbers}").trim_end().to_string(),
         border.clone(),
         format!("N |{north_row}  kazan {:>3}", pos.kazan(Side::North)),
         border.clone(),
         format!("S |{south_row}  kazan {:>3}", pos.kazan(Side::South)),
         border,
-        format!("  {south_numbers}"),
+        format!("  {south_numbers}").trim_end().to_string(),
     ];
     let state = match game.termination() {
         Some(end) => format!(

@@ -5,6 +5,13 @@ use crate::variant::{Capture, Family, Sowing, Variant, parse_on_off};
 
 /// The most worker threads `Threads` accepts.
 pub const MAX_THREADS: usize = 256;
+/// The largest `Hash` in MiB (the machine's memory is the real limit: allocation failure is
+/// reported, not fatal).
+pub const MAX_HASH_MIB: usize = 65_536;
+/// The largest `MultiPV`.
+pub const MAX_MULTIPV: usize = 9;
+/// The largest `Move Overhead` in ms.
+pub const MAX_MOVE_OVERHEAD: i64 = 10_000;
 
 /// The option values the engine runs with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +22,14 @@ pub struct Options {
     pub threads: usize,
     /// Print moves in PlayOK long notation.
     pub long_moves: bool,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Whether the GUI may send `go ponder` (informative; pondering works either way).
+    pub ponder: bool,
+    /// Milliseconds kept in hand for GUI and transport latency.
+    pub move_overhead: i64,
 }
 
 impl Default for Options {
@@ -23,6 +38,10 @@ impl Default for Options {
             variant: Variant::TOGYZ,
             threads: 1,
             long_moves: false,
+            hash_mib: 16,
+            multipv: 1,
+            ponder: false,
+            move_overhead: 30,
         }
     }
 }
@@ -32,8 +51,26 @@ impl Default for Options {
 pub enum Changed {
     /// The rules changed: the position goes back to the start.
     Rules,
+    /// The table size changed.
+    Hash,
+    /// `Clear Hash` was pressed.
+    ClearHash,
     /// Anything else.
     Other,
+}
+
+fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    name: &str,
+    text: &str,
+    min: T,
+    max: T,
+) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(n) if n >= min && n <= max => Ok(n),
+        _ => Err(format!(
+            "bad value '{text}' for {name} (expected {min}..{max})"
+        )),
+    }
 }
 
 impl Options {
@@ -64,6 +101,20 @@ impl Options {
             format!(
                 "option name LongMoves type check default {}",
                 self.long_moves
+            ),
+            format!(
+                "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
+                self.hash_mib
+            ),
+            "option name Clear Hash type button".to_string(),
+            format!(
+                "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+                self.multipv
+            ),
+            format!("option name Ponder type check default {}", self.ponder),
+            format!(
+                "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD}",
+                self.move_overhead
             ),
         ]
     }
@@ -97,17 +148,31 @@ impl Options {
                 Ok(Changed::Rules)
             }
             "threads" => {
-                let text = need(name, value)?;
-                match text.parse::<usize>() {
-                    Ok(n) if (1..=MAX_THREADS).contains(&n) => {
-                        self.threads = n;
-                        Ok(Changed::Other)
-                    }
-                    _ => Err(format!(
-                        "bad value '{text}' for Threads (expected 1..{MAX_THREADS})"
-                    )),
-                }
+                self.threads = spin("Threads", need(name, value)?, 1, MAX_THREADS)?;
+                Ok(Changed::Other)
             }
+            "hash" => {
+                self.hash_mib = spin("Hash", need(name, value)?, 1, MAX_HASH_MIB)?;
+                Ok(Changed::Hash)
+            }
+            "multipv" => {
+                self.multipv = spin("MultiPV", need(name, value)?, 1, MAX_MULTIPV)?;
+                Ok(Changed::Other)
+            }
+            "move overhead" => {
+                self.move_overhead =
+                    spin("Move Overhead", need(name, value)?, 0, MAX_MOVE_OVERHEAD)?;
+                Ok(Changed::Other)
+            }
+            "ponder" => {
+                self.ponder = parse_on_off("Ponder", need(name, value)?).map_err(|e| e.to_string())?;
+                Ok(Changed::Other)
+            }
+            "clear hash" => match value {
+                None => Ok(Changed::ClearHash),
+                Some(v) if v.is_empty() => Ok(Changed::ClearHash),
+                Some(v) => Err(format!("Clear Hash is a button and takes no value (got '{v}')")),
+            },
             "longmoves" => {
                 self.long_moves = parse_on_off("LongMoves", need(name, value)?)
                     .map_err(|e| e.to_string())?;

@@ -1,0 +1,86 @@
+//! `bench`: fixed-depth searches over `positions/bench.txt` on one thread with a fresh 16 MiB
+//! table per position. The node total depends only on the code, so it is the search's
+//! signature: any change to it shows up there.
+
+use std::time::{Duration, Instant};
+
+use super::tt::TranspositionTable;
+use super::{Control, Limits, search};
+use crate::game::Game;
+use crate::variant::Variant;
+
+/// The built-in bench list (one `<variant spec> ; <position string>` per line).
+pub const BENCH_POSITIONS: &str = include_str!("../../positions/bench.txt");
+
+/// The default bench depth.
+pub const DEFAULT_DEPTH: u32 = 13;
+
+/// The bench's totals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Wall time of the searches.
+    pub time: Duration,
+    /// Positions searched.
+    pub positions: usize,
+}
+
+impl BenchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Parses the bench list.
+pub fn positions() -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
+    for (number, line) in BENCH_POSITIONS.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (spec, fen) = line
+            .split_once(';')
+            .ok_or_else(|| format!("bench.txt line {}: expected '<variant> ; <position>'", number + 1))?;
+        let variant: Variant = spec
+            .trim()
+            .parse()
+            .map_err(|e| format!("bench.txt line {}: {e}", number + 1))?;
+        let game = Game::from_fen(fen.trim(), variant)
+            .map_err(|e| format!("bench.txt line {}: {e}", number + 1))?;
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// Runs the bench at `depth`, calling `each` after every position with its index and nodes.
+/// `control` can stop it early (the result then covers what was done).
+pub fn run(depth: u32, control: &Control, mut each: impl FnMut(usize, u64)) -> Result<BenchResult, String> {
+    let games = positions()?;
+    let tt = TranspositionTable::new(16);
+    let limits = Limits {
+        depth: Some(depth),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let mut result = BenchResult {
+        nodes: 0,
+        time: Duration::ZERO,
+        positions: 0,
+    };
+    for (index, game) in games.iter().enumerate() {
+        if control.stopped() {
+            break;
+        }
+        tt.clear();
+        let started = Instant::now();
+        let outcome = search(game, &limits, &tt, 1, control, &mut |_| {});
+        result.time += started.elapsed();
+        result.nodes += outcome.nodes;
+        result.positions += 1;
+        each(index, outcome.nodes);
+    }
+    Ok(result)
+}

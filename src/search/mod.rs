@@ -1,0 +1,901 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with
+//! aspiration windows, a shared lock-free transposition table, Lazy SMP over several threads,
+//! quiescence over captures, killer and history move ordering and late-move reductions.
+//!
+//! Scores are from the side to move's point of view in 1/100 stone. A proven result is a
+//! "mate" score: `MATE - plies` for a win `plies` half-moves away, `-(MATE - plies)` for a loss,
+//! `0` for a proven draw found at a terminal node. Terminal nodes follow RULES.md exactly:
+//! rules 3a and 3b by the position, rule 3c (repetition) by the game's history plus the
+//! search path.
+
+pub mod bench;
+pub mod eval;
+pub mod parameters;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use smallvec::SmallVec;
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+use parameters::search as p;
+use tt::{Bound, TranspositionTable};
+
+/// The deepest ply the search reaches (iteration depth plus quiescence).
+pub const MAX_PLY: usize = 128;
+/// The score of a win at the root itself; a win `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this magnitude are proven results.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INFINITY: i32 = 31_000;
+
+/// A score as reported: an evaluation or a proven result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// 1/100 stone of expected final margin.
+    Cp(i32),
+    /// A proven win (positive) or loss (negative) this many plies away.
+    MatePlies(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(value: i32) -> Score {
+        if value >= MATE_BOUND {
+            Score::MatePlies(MATE - value)
+        } else if value <= -MATE_BOUND {
+            Score::MatePlies(-(MATE + value))
+        } else {
+            Score::Cp(value)
+        }
+    }
+
+    /// UCI's `mate` figure: moves (of the side to move), positive for a win.
+    pub fn mate_moves(plies: i32) -> i32 {
+        if plies > 0 {
+            (plies + 1) / 2
+        } else {
+            plies / 2
+        }
+    }
+}
+
+/// Which side of the window an aspiration search failed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// What limits a search. Everything absent means "no limit of that kind".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Iteration depth.
+    pub depth: Option<u32>,
+    /// Nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Stop once a win in this many moves is proven.
+    pub mate: Option<u32>,
+    /// The clock of the side to move.
+    pub clock: time::Clock,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Start as a ponder search (unlimited until `ponderhit`).
+    pub ponder: bool,
+    /// Root moves to consider (empty: all).
+    pub search_moves: Vec<Move>,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Move Overhead, ms.
+    pub overhead: i64,
+}
+
+/// A report of a finished iteration (or an aspiration fail) for one principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based PV index.
+    pub multipv: usize,
+    /// The score.
+    pub score: Score,
+    /// Set when the score is only a bound.
+    pub bound: Option<ScoreBound>,
+    /// Nodes so far (all threads).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Permille of the table used by this search.
+    pub hashfull: u32,
+    /// The principal variation, checked legal from the root.
+    pub pv: Vec<Move>,
+}
+
+/// What the search tells its caller while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    /// A PV line.
+    Line(Report),
+    /// The root move being searched (long searches only).
+    CurrMove {
+        /// Iteration depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its 1-based number in the root order.
+        number: usize,
+    },
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The move to play (`None` when the game is over).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The final report of the first PV.
+    pub last: Option<Report>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Signals between the protocol and a running search.
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// When a ponder search turned into a normal one.
+    ponderhit_at: Mutex<Option<Instant>>,
+}
+
+impl Control {
+    /// A fresh control for one search.
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit_at: Mutex::new(None),
+        }
+    }
+
+    /// Asks the search to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The ponder search becomes a normal timed search from now.
+    pub fn ponderhit(&self) {
+        if let Ok(mut at) = self.ponderhit_at.lock() {
+            *at = Some(Instant::now());
+        }
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    fn clock_start(&self, search_start: Instant) -> Instant {
+        self.ponderhit_at
+            .lock()
+            .ok()
+            .and_then(|at| *at)
+            .unwrap_or(search_start)
+    }
+}
+
+/// State every thread of one search shares.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    /// Set when this search must end (its own limits, or the main thread finishing).
+    stop: AtomicBool,
+    control: &'a Control,
+    limits: &'a Limits,
+    budget: time::Budget,
+    start: Instant,
+    /// Per-thread node counts, published every few hundred nodes.
+    nodes: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.control.stopped()
+    }
+
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    fn elapsed_on_clock(&self) -> Duration {
+        self.control.clock_start(self.start).elapsed()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    child: Position,
+    score: i32,
+    previous: i32,
+    pv: Vec<Move>,
+    seldepth: u32,
+}
+
+struct Child {
+    mv: Move,
+    pos: Position,
+    order: i32,
+    gain: i32,
+}
+
+type Children = SmallVec<[Child; 9]>;
+
+/// One thread's search state.
+struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: [[i32; 10]; 2],
+    /// Keys and kazan totals of the game since its last capture and of the search path;
+    /// `path[base + ply]` is the node at `ply`.
+    path: Vec<(u64, u32)>,
+    base: usize,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+}
+
+fn kazan_total(pos: &Position) -> u32 {
+    pos.kazan(crate::Side::South) + pos.kazan(crate::Side::North)
+}
+
+/// The score of a finished position (rules 3a/3b) for the side to move, `ply` from the root.
+fn terminal_score(pos: &Position, ply: usize) -> i32 {
+    let scores = pos.final_scores().unwrap_or([0, 0]);
+    let us = pos.side_to_move().index();
+    outcome_score(scores[us], scores[1 - us], ply)
+}
+
+fn outcome_score(ours: u32, theirs: u32, ply: usize) -> i32 {
+    match ours.cmp(&theirs) {
+        std::cmp::Ordering::Greater => MATE - ply as i32,
+        std::cmp::Ordering::Less => -MATE + ply as i32,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i16 {
+    let adjusted = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    adjusted.clamp(-INFINITY, INFINITY) as i16
+}
+
+fn score_from_tt(score: i16, ply: usize) -> i32 {
+    let score = i32::from(score);
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(id: usize, shared: &'a Shared<'a>, game: &Game, root_moves: Vec<RootMove>) -> Self {
+        // The game's positions since the last kazan change can repeat; older ones cannot.
+        let positions = game.positions();
+        let current = kazan_total(game.position());
+        let first = positions
+            .iter()
+            .rposition(|pos| kazan_total(pos) != current)
+            .map_or(0, |i| i + 1);
+        let mut path: Vec<(u64, u32)> = positions[first..]
+            .iter()
+            .map(|pos| (pos.key(), kazan_total(pos)))
+            .collect();
+        let base = path.len() - 1;
+        path.resize(base + MAX_PLY + 2, (0, 0));
+        Worker {
+            id,
+            shared,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: [[0; 10]; 2],
+            path,
+            base,
+            pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+        }
+    }
+
+    #[inline]
+    fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Counts a node and decides whether to stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if let Some(limit) = self.shared.limits.nodes {
+            if self.shared.nodes.len() == 1 {
+                if self.nodes >= limit {
+                    self.stopped = true;
+                    self.shared.halt();
+                }
+            } else if self.nodes & 63 == 0 {
+                self.publish_nodes();
+                if self.shared.total_nodes() >= limit {
+                    self.stopped = true;
+                    self.shared.halt();
+                }
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.shared.stopped() {
+                self.stopped = true;
+            } else if self.id == 0 && !self.shared.control.is_pondering() {
+                if let Some(hard) = self.shared.budget.hard {
+                    if self.shared.elapsed_on_clock() >= hard {
+                        self.stopped = true;
+                        self.shared.halt();
+                    }
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn is_repetition(&self, ply: usize) -> bool {
+        let (key, total) = self.path[self.base + ply];
+        let mut index = self.base + ply;
+        while index >= 2 {
+            index -= 2;
+            let (earlier, earlier_total) = self.path[index];
+            if earlier_total != total {
+                return false;
+            }
+            if earlier == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn children(&self, pos: &Position, ply: usize, tt_move: Option<Move>) -> Children {
+        let mut children = Children::new();
+        let mover = pos.side_to_move();
+        let before = pos.kazan(mover) as i32;
+        let mut mask = pos.legal_mask();
+        while mask != 0 {
+            let hole = mask.trailing_zeros() as u8 + 1;
+            mask &= mask - 1;
+            let mv = Move::hole(hole);
+            let mut child = *pos;
+            let effect = child.play_unchecked(mv);
+            let gain = child.kazan(mover) as i32 - before;
+            let mut order = self.history[mover.index()][hole as usize];
+            if Some(mv) == tt_move {
+                order = 1 << 30;
+            } else if gain > 0 {
+                order = (1 << 24) + gain * 1024 + if effect.made_tuzdik { 4096 } else { 0 };
+            } else if self.killers[ply][0] == Some(mv) {
+                order = 1 << 22;
+            } else if self.killers[ply][1] == Some(mv) {
+                order = (1 << 22) - 1;
+            }
+            children.push(Child {
+                mv,
+                pos: child,
+                order,
+                gain,
+            });
+        }
+        // Insertion sort: at most nine moves.
+        for i in 1..children.len() {
+            let mut j = i;
+            while j > 0 && children[j - 1].order < children[j].order {
+                children.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        children
+    }
+
+    fn update_quiet_stats(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let side = pos.side_to_move().index();
+        let hole = mv.source().unwrap_or(0) as usize;
+        let bonus = (depth * depth).min(p::HISTORY_MAX);
+        let slot = &mut self.history[side][hole];
+        *slot += bonus - *slot * bonus / p::HISTORY_MAX;
+    }
+
+    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.legal_mask() == 0 {
+            return terminal_score(pos, ply);
+        }
+        let stand_pat = eval::evaluate(pos);
+        if stand_pat >= beta || ply >= MAX_PLY || qdepth >= p::QUIESCENCE_MAX_PLY {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let children = self.children(pos, ply, None);
+        for child in children.iter().filter(|c| c.gain > 0) {
+            let score = -self.quiescence(&child.pos, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        self.path[self.base + ply] = (pos.key(), kazan_total(pos));
+        if pos.legal_mask() == 0 {
+            self.nodes += 1;
+            return terminal_score(pos, ply);
+        }
+        if self.is_repetition(ply) {
+            self.nodes += 1;
+            let shared = pos.shared_scores();
+            let us = pos.side_to_move().index();
+            return outcome_score(shared[us], shared[1 - us], ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, alpha, beta, ply, 0);
+        }
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // A win cannot come sooner than the next ply, nor a loss.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.key();
+        let hit = self.shared.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv).filter(|&mv| pos.is_legal(mv));
+        if let Some(hit) = hit {
+            if !pv_node && i32::from(hit.depth) >= depth {
+                let score = score_from_tt(hit.score, ply);
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+        let static_eval = hit.map_or_else(|| eval::evaluate(pos), |h| i32::from(h.eval));
+
+        let children = self.children(pos, ply, tt_move);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (index, child) in children.iter().enumerate() {
+            let quiet = child.gain == 0;
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(&child.pos, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                let mut reduction = 0;
+                if depth >= p::LMR_MIN_DEPTH
+                    && index >= p::LMR_MIN_MOVE
+                    && quiet
+                    && self.killers[ply][0] != Some(child.mv)
+                {
+                    reduction = 1 + i32::from(index >= 6 && depth >= 6);
+                }
+                score = -self.negamax(&child.pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&child.pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child.pos, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(child.mv);
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][ply] = child.mv;
+                    for next in ply + 1..self.pv_len[ply + 1] {
+                        self.pv[ply][next] = self.pv[ply + 1][next];
+                    }
+                    self.pv_len[ply] = self.pv_len[ply + 1].max(ply + 1);
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(pos, child.mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            score_to_tt(best, ply),
+            static_eval.clamp(-INFINITY, INFINITY) as i16,
+            best_move,
+            bound,
+            depth.clamp(0, 255) as u8,
+        );
+        best
+    }
+
+    /// Searches the root moves from `first` on with a window; returns the best score.
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+        on_info: &mut dyn FnMut(Info),
+    ) -> i32 {
+        let mut best = -INFINITY;
+        let report_moves = self.id == 0 && self.shared.start.elapsed() > Duration::from_secs(3);
+        for index in first..self.root_moves.len() {
+            let child = self.root_moves[index].child;
+            let mv = self.root_moves[index].mv;
+            if report_moves {
+                on_info(Info::CurrMove {
+                    depth: depth as u32,
+                    mv,
+                    number: index + 1,
+                });
+            }
+            self.seldepth = 0;
+            let score = if index == first {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
+                }
+                score
+            };
+            if self.stopped {
+                break;
+            }
+            let root_move = &mut self.root_moves[index];
+            root_move.seldepth = self.seldepth as u32;
+            if score > alpha || index == first {
+                root_move.score = score;
+                root_move.pv = std::iter::once(mv)
+                    .chain((1..self.pv_len[1]).map(|ply| self.pv[1][ply]))
+                    .collect();
+            } else {
+                root_move.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                // The new best goes to the front of the searched range at once, so that a
+                // stop mid-iteration still plays it.
+                let found = self.root_moves.remove(index);
+                self.root_moves.insert(first, found);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
+
+impl Worker<'_> {
+    fn report(&self, index: usize, depth: u32, bound: Option<ScoreBound>, root: &Position) -> Report {
+        let root_move = &self.root_moves[index];
+        // The PV is replayed from the root; anything illegal (a key collision) is cut off.
+        let mut pv = Vec::new();
+        let mut pos = *root;
+        for &mv in &root_move.pv {
+            if pos.try_play(mv).is_err() {
+                break;
+            }
+            pv.push(mv);
+        }
+        Report {
+            depth,
+            seldepth: root_move.seldepth.max(1) + 1,
+            multipv: index + 1,
+            score: Score::from_internal(root_move.score.max(-MATE)),
+            bound,
+            nodes: self.shared.total_nodes().max(self.nodes),
+            time: self.shared.start.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv,
+        }
+    }
+
+    /// Iterative deepening. Only worker 0 reports and decides when to stop.
+    fn iterate(&mut self, root: &Position, on_info: &mut dyn FnMut(Info)) -> u32 {
+        let limits = self.shared.limits;
+        let max_depth = limits.depth.map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        let mut depth = 1 + (self.id as u32 & 1);
+        while depth <= max_depth {
+            for pv_index in 0..multipv {
+                let previous = self.root_moves[pv_index].score;
+                let mut window = p::ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) = if depth as i32 >= p::ASPIRATION_MIN_DEPTH
+                    && previous.abs() < MATE_BOUND
+                {
+                    (previous - window, previous + window)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                loop {
+                    let score = self.root_search(depth as i32, alpha, beta, pv_index, on_info);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        if self.id == 0 {
+                            self.root_moves[pv_index].score = score;
+                            on_info(Info::Line(self.report(pv_index, depth, Some(ScoreBound::Upper), root)));
+                        }
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - window).max(-INFINITY);
+                    } else if score >= beta {
+                        if self.id == 0 {
+                            on_info(Info::Line(self.report(pv_index, depth, Some(ScoreBound::Lower), root)));
+                        }
+                        beta = (score + window).min(INFINITY);
+                    } else {
+                        break;
+                    }
+                    window = window.saturating_mul(2);
+                    if window > 2000 {
+                        alpha = -INFINITY;
+                        beta = INFINITY;
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+                for root_move in &mut self.root_moves[pv_index..] {
+                    root_move.previous = root_move.score;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            if self.id == 0 {
+                for index in 0..multipv {
+                    on_info(Info::Line(self.report(index, depth, None, root)));
+                }
+                if self.should_stop_after_iteration(depth) {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        completed
+    }
+
+    fn should_stop_after_iteration(&self, depth: u32) -> bool {
+        let shared = self.shared;
+        let limits = shared.limits;
+        let best = self.root_moves[0].score;
+        if let Some(mate) = limits.mate {
+            if best >= MATE_BOUND && (MATE - best) <= 2 * mate as i32 {
+                return true;
+            }
+        }
+        if limits.infinite || shared.control.is_pondering() {
+            return false;
+        }
+        // A proven result deep enough that more depth cannot change it.
+        if best.abs() >= MATE_BOUND && (MATE - best.abs()) < depth as i32 {
+            return true;
+        }
+        if self.root_moves.len() == 1 && shared.budget.soft.is_some() {
+            return true;
+        }
+        if let Some(soft) = shared.budget.soft {
+            let used = shared.elapsed_on_clock();
+            if used.as_micros() * 100
+                >= soft.as_micros() * parameters::time::NEW_ITERATION_PERCENT as u128
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Runs a search of the game's current position. Blocks until it ends (by its limits or by
+/// `control.stop()`); `on_info` receives the reports of the main thread. A search that would
+/// end by itself while pondering or under `infinite` waits for `stop` or `ponderhit` first, as
+/// the protocol requires.
+pub fn search(
+    game: &Game,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    threads: usize,
+    control: &Control,
+    on_info: &mut dyn FnMut(Info),
+) -> Outcome {
+    let root = *game.position();
+    let mut legal = game.legal_moves();
+    if !limits.search_moves.is_empty() {
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|mv| limits.search_moves.contains(mv))
+            .collect();
+        if !allowed.is_empty() {
+            legal = allowed.into_iter().collect();
+        }
+    }
+    if legal.is_empty() {
+        wait_while_unbounded(limits, control);
+        return Outcome {
+            best: None,
+            ponder: None,
+            last: None,
+            nodes: 0,
+        };
+    }
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop: AtomicBool::new(false),
+        control,
+        limits,
+        budget: time::plan(&limits.clock, limits.overhead),
+        start: Instant::now(),
+        nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+    };
+    let root_moves: Vec<RootMove> = legal
+        .iter()
+        .map(|&mv| {
+            let mut child = root;
+            child.play_unchecked(mv);
+            RootMove {
+                mv,
+                child,
+                score: -INFINITY,
+                previous: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            }
+        })
+        .collect();
+
+    let mut last_report = None;
+    let (best, ponder) = std::thread::scope(|scope| {
+        for id in 1..threads.max(1) {
+            let shared = &shared;
+            let root_moves = root_moves.clone();
+            let _ = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut worker = Box::new(Worker::new(id, shared, game, root_moves));
+                    worker.iterate(&root, &mut |_| {});
+                    worker.publish_nodes();
+                });
+        }
+        let mut worker = Box::new(Worker::new(0, &shared, game, root_moves));
+        let mut forward = |info: Info| {
+            if let Info::Line(report) = &info {
+                if report.multipv == 1 && report.bound.is_none() {
+                    last_report = Some(report.clone());
+                }
+            }
+            on_info(info);
+        };
+        let completed = worker.iterate(&root, &mut forward);
+        worker.publish_nodes();
+        wait_while_unbounded(limits, control);
+        shared.halt();
+        // A stop before the first iteration finished still plays the move searched first.
+        let _ = completed;
+        let best = worker.root_moves[0].mv;
+        let ponder = worker.root_moves[0].pv.get(1).copied().or_else(|| {
+            let child = worker.root_moves[0].child;
+            tt.probe(child.key())
+                .and_then(|hit| hit.mv)
+                .filter(|&mv| child.is_legal(mv))
+        });
+        if last_report.is_none() || worker.stopped {
+            // The final line must describe what is played, with the final node count.
+            let report = worker.report(0, completed.max(1), None, &root);
+            last_report = Some(report.clone());
+            on_info(Info::Line(report));
+        }
+        (best, ponder)
+    });
+    let nodes = shared.total_nodes();
+    if let Some(report) = last_report.as_mut() {
+        report.nodes = nodes;
+    }
+    Outcome {
+        best: Some(best),
+        ponder,
+        last: last_report,
+        nodes,
+    }
+}
+
+/// Under `infinite` or while pondering, the answer waits for `stop` (or `ponderhit`).
+fn wait_while_unbounded(limits: &Limits, control: &Control) {
+    while !control.stopped() && (limits.infinite || control.is_pondering()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

@@ -1,0 +1,55 @@
+//! Every tunable number of the search and the evaluation, in one place.
+
+/// Centipawn-like units per stone: scores are 100 per stone of expected final margin.
+pub const STONE: i32 = 100;
+
+/// Evaluation weights (side to move minus opponent).
+pub mod eval {
+    /// Per stone in the kazan.
+    pub const KAZAN: i32 = 100;
+    /// For owning a tuzdik: its expected future income on top of the 3 stones already counted.
+    pub const TUZDIK: i32 = 350;
+    /// Per stone resting on the owner's row (they count for the owner at an empty-row ending
+    /// and are material to sow with).
+    pub const ROW_STONE: i32 = 6;
+    /// Per legal move.
+    pub const MOBILITY: i32 = 12;
+    /// Per stone of the best capture the side to move can make now (discounted: it may be
+    /// answered).
+    pub const THREAT_TO_MOVE_PERCENT: i32 = 55;
+    /// Per stone of the best capture the opponent threatens (they move second).
+    pub const THREAT_WAITING_PERCENT: i32 = 25;
+    /// For having the move.
+    pub const TEMPO: i32 = 10;
+}
+
+/// Search parameters.
+pub mod search {
+    /// Half-width of the first aspiration window, in score units.
+    pub const ASPIRATION_WINDOW: i32 = 30;
+    /// Depth from which aspiration windows are used.
+    pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+    /// Late-move reductions start at this depth...
+    pub const LMR_MIN_DEPTH: i32 = 3;
+    /// ...for moves searched after this many.
+    pub const LMR_MIN_MOVE: usize = 3;
+    /// Quiescence search stops following captures this many plies below the horizon.
+    pub const QUIESCENCE_MAX_PLY: i32 = 12;
+    /// Per-ply history bonus is depth squared, capped here.
+    pub const HISTORY_MAX: i32 = 1 << 14;
+}
+
+/// Time management.
+pub mod time {
+    /// Moves to the time control assumed when the GUI gives none.
+    pub const DEFAULT_MOVES_TO_GO: i64 = 28;
+    /// Of the time left, at most this share (percent) goes into one move.
+    pub const MAX_SHARE_PERCENT: i64 = 40;
+    /// A new iteration starts only while less than this share (percent) of the soft budget is
+    /// used (the next iteration takes a few times longer than the last).
+    pub const NEW_ITERATION_PERCENT: i64 = 55;
+    /// The hard limit is this many times the soft budget.
+    pub const HARD_FACTOR: i64 = 3;
+    /// Milliseconds always kept back on the clock beyond Move Overhead.
+    pub const SAFETY_MS: i64 = 5;
+}
