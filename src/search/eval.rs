@@ -1,6 +1,7 @@
 //! The static evaluation: the kazan margin plus what the board promises. Always from the side
 //! to move's point of view, in units of 1/100 stone.
 
+use super::ordering::Predictor;
 use super::parameters::eval as weights;
 use crate::position::{Position, Side};
 
@@ -17,42 +18,6 @@ pub struct Term {
     pub score: i32,
 }
 
-/// The biggest even capture `side` could make if it were to move now (stones taken), counting
-/// only sowings shorter than the ring (the long ones are rare and costly to predict).
-#[inline(always)]
-fn best_capture(pos: &Position, side: Side) -> i32 {
-    let ring = pos.ring();
-    let n = ring.len() / 2;
-    let start = side.index() * n;
-    let mut best = 0;
-    for offset in 0..n {
-        let origin = start + offset;
-        let stones = ring[origin] as usize;
-        if stones == 0 || stones >= ring.len() {
-            continue;
-        }
-        let landing = if stones == 1 {
-            origin + 1
-        } else {
-            origin + stones - 1
-        };
-        let landing = if landing >= ring.len() {
-            landing - ring.len()
-        } else {
-            landing
-        };
-        // Only the opponent's row captures.
-        if (landing >= n) == (side == Side::North) {
-            continue;
-        }
-        let after = ring[landing] as i32 + 1;
-        if after % 2 == 0 {
-            best = best.max(after);
-        }
-    }
-    best
-}
-
 fn mobility(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c != 0).count() as i32
 }
@@ -60,20 +25,25 @@ fn mobility(pos: &Position, side: Side) -> i32 {
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    let predictor = Predictor::new(pos);
+    evaluate_with_threat(pos, predictor.best_capture(pos.side_to_move()))
+}
+
+/// The same, given the biggest capture the side to move has (the quiescence search has it
+/// already).
+#[inline]
+pub fn evaluate_with_threat(pos: &Position, threat: i32) -> i32 {
     let us = pos.side_to_move();
     let them = us.opponent();
     let kazans = pos.kazan(us) as i32 - pos.kazan(them) as i32;
     let tuzdiks = i32::from(pos.tuzdik(us).is_some()) - i32::from(pos.tuzdik(them).is_some());
     let rows = pos.stones_on_side(us) as i32 - pos.stones_on_side(them) as i32;
     let moves = mobility(pos, us) - mobility(pos, them);
-    let threat_us = best_capture(pos, us);
-    let threat_them = best_capture(pos, them);
     weights::KAZAN * kazans
         + weights::TUZDIK * tuzdiks
         + weights::ROW_STONE * rows
         + weights::MOBILITY * moves
-        + (weights::THREAT_TO_MOVE_PERCENT * threat_us
-            - weights::THREAT_WAITING_PERCENT * threat_them)
+        + weights::THREAT_TO_MOVE_PERCENT * threat
         + weights::TEMPO
 }
 
@@ -104,13 +74,13 @@ pub fn terms(pos: &Position) -> (Vec<Term>, i32) {
     );
     add("mobility", pair(&|s| mobility(pos, s)), weights::MOBILITY, 1);
     let us = pos.side_to_move();
+    let predictor = Predictor::new(pos);
     let threat = |s: Side| {
-        let percent = if s == us {
-            weights::THREAT_TO_MOVE_PERCENT
+        if s == us {
+            predictor.best_capture(s) * weights::THREAT_TO_MOVE_PERCENT
         } else {
-            weights::THREAT_WAITING_PERCENT
-        };
-        best_capture(pos, s) * percent
+            0
+        }
     };
     add("capture threat", pair(&threat), 1, 1);
     let tempo = |s: Side| if s == us { weights::TEMPO } else { 0 };

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod ordering;
 pub mod parameters;
 pub mod time;
 pub mod tt;
@@ -23,6 +24,7 @@ use smallvec::SmallVec;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
+use ordering::{Gain, Predictor};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
 
@@ -240,14 +242,6 @@ struct RootMove {
     seldepth: u32,
 }
 
-struct Child {
-    mv: Move,
-    pos: Position,
-    order: i32,
-    gain: i32,
-}
-
-type Children = SmallVec<[Child; 9]>;
 
 /// One thread's search state.
 struct Worker<'a> {
@@ -394,44 +388,38 @@ impl<'a> Worker<'a> {
         false
     }
 
-    fn children(&self, pos: &Position, ply: usize, tt_move: Option<Move>) -> Children {
-        let mut children = Children::new();
-        let mover = pos.side_to_move();
-        let before = pos.kazan(mover) as i32;
+    /// The moves of a node other than `skip`, best first: predicted captures by size, then
+    /// killers, then history.
+    fn ordered_moves(&self, pos: &Position, ply: usize, skip: Option<u8>) -> SmallVec<[(u8, i32); 9]> {
+        let side = pos.side_to_move();
+        let predictor = Predictor::new(pos);
+        let mut moves: SmallVec<[(u8, i32); 9]> = SmallVec::new();
         let mut mask = pos.legal_mask();
         while mask != 0 {
-            let hole = mask.trailing_zeros() as u8 + 1;
+            let offset = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            let mv = Move::hole(hole);
-            let mut child = *pos;
-            let effect = child.play_unchecked(mv);
-            let gain = child.kazan(mover) as i32 - before;
-            let mut order = self.history[mover.index()][hole as usize];
-            if Some(mv) == tt_move {
-                order = 1 << 30;
-            } else if gain > 0 {
-                order = (1 << 24) + gain * 1024 + if effect.made_tuzdik { 4096 } else { 0 };
-            } else if self.killers[ply][0] == Some(mv) {
-                order = 1 << 22;
-            } else if self.killers[ply][1] == Some(mv) {
-                order = (1 << 22) - 1;
+            let hole = offset as u8 + 1;
+            if Some(hole) == skip {
+                continue;
             }
-            children.push(Child {
-                mv,
-                pos: child,
-                order,
-                gain,
-            });
+            let mv = Move::hole(hole);
+            let order = match predictor.gain(side, offset) {
+                Gain::Exact(gain) if gain > 0 => (1 << 24) + gain * 1024,
+                Gain::Unknown => 1 << 23,
+                Gain::Exact(_) if self.killers[ply][0] == Some(mv) => 1 << 22,
+                Gain::Exact(_) if self.killers[ply][1] == Some(mv) => (1 << 22) - 1,
+                Gain::Exact(_) => self.history[side.index()][hole as usize],
+            };
+            moves.push((hole, order));
         }
-        // Insertion sort: at most nine moves.
-        for i in 1..children.len() {
+        for i in 1..moves.len() {
             let mut j = i;
-            while j > 0 && children[j - 1].order < children[j].order {
-                children.swap(j - 1, j);
+            while j > 0 && moves[j - 1].1 < moves[j].1 {
+                moves.swap(j - 1, j);
                 j -= 1;
             }
         }
-        children
+        moves
     }
 
     fn update_quiet_stats(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32) {
@@ -451,18 +439,42 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if pos.legal_mask() == 0 {
+        let mask = pos.legal_mask();
+        if mask == 0 {
             return terminal_score(pos, ply);
         }
-        let stand_pat = eval::evaluate(pos);
+        let side = pos.side_to_move();
+        let predictor = Predictor::new(pos);
+        let mut captures: SmallVec<[(u32, i32); 9]> = SmallVec::new();
+        let mut threat = 0;
+        let mut bits = mask;
+        while bits != 0 {
+            let offset = bits.trailing_zeros();
+            bits &= bits - 1;
+            match predictor.gain(side, offset as usize) {
+                Gain::Exact(gain) if gain >= 2 => {
+                    threat = threat.max(gain);
+                    captures.push((offset, gain));
+                }
+                Gain::Exact(gain) => threat = threat.max(gain),
+                Gain::Unknown => captures.push((offset, 1)),
+            }
+        }
+        let stand_pat = eval::evaluate_with_threat(pos, threat);
         if stand_pat >= beta || ply >= MAX_PLY || qdepth >= p::QUIESCENCE_MAX_PLY {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let children = self.children(pos, ply, None);
-        for child in children.iter().filter(|c| c.gain > 0) {
-            let score = -self.quiescence(&child.pos, -beta, -alpha, ply + 1, qdepth + 1);
+        captures.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        let before = pos.kazan(side);
+        for (offset, _) in captures {
+            let mut child = *pos;
+            child.play_unhashed(offset);
+            if child.kazan(side) < before + 2 {
+                continue;
+            }
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             if self.stopped {
                 return 0;
             }
@@ -483,7 +495,8 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         self.path[self.base + ply] = (pos.key(), kazan_total(pos));
-        if pos.legal_mask() == 0 {
+        let mask = pos.legal_mask();
+        if mask == 0 {
             self.nodes += 1;
             return terminal_score(pos, ply);
         }
@@ -509,8 +522,14 @@ impl<'a> Worker<'a> {
         }
 
         let key = pos.key();
-        let hit = self.shared.tt.probe(key);
-        let tt_move = hit.and_then(|h| h.mv).filter(|&mv| pos.is_legal(mv));
+        // Frontier nodes are most of the tree and their entries save little: skipping the
+        // table there saves a cache miss per node.
+        let use_table = depth >= 2;
+        let hit = if use_table { self.shared.tt.probe(key) } else { None };
+        let tt_hole = hit
+            .and_then(|h| h.mv)
+            .and_then(Move::source)
+            .filter(|&hole| mask & (1 << (hole - 1)) != 0);
         if let Some(hit) = hit {
             if !pv_node && i32::from(hit.depth) >= depth {
                 let score = score_from_tt(hit.score, ply);
@@ -524,50 +543,73 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let static_eval = hit.map_or_else(|| eval::evaluate(pos), |h| i32::from(h.eval));
 
-        let children = self.children(pos, ply, tt_move);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (index, child) in children.iter().enumerate() {
-            let quiet = child.gain == 0;
+        let mut index = 0;
+        let mover = pos.side_to_move();
+        let kazan_before = pos.kazan(mover);
+        let mut rest = None;
+        let mut next_in_rest = 0;
+        loop {
+            // The table's move first, and only then the others: a cutoff saves ordering them.
+            let hole = if let (0, Some(hole)) = (index, tt_hole) {
+                hole
+            } else {
+                let list = rest.get_or_insert_with(|| self.ordered_moves(pos, ply, tt_hole));
+                match list.get(next_in_rest) {
+                    Some(&(hole, _)) => {
+                        next_in_rest += 1;
+                        hole
+                    }
+                    None => break,
+                }
+            };
+            let mv = Move::hole(hole);
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            if depth >= 3 {
+                self.shared.tt.prefetch(child.key());
+            }
+            let quiet = child.kazan(mover) == kazan_before;
             let mut score;
             if index == 0 {
-                score = -self.negamax(&child.pos, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH
                     && index >= p::LMR_MIN_MOVE
                     && quiet
-                    && self.killers[ply][0] != Some(child.mv)
+                    && self.killers[ply][0] != Some(mv)
                 {
                     reduction = 1 + i32::from(index >= 6 && depth >= 6);
                 }
-                score = -self.negamax(&child.pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child.pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child.pos, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
+            index += 1;
             if self.stopped {
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = Some(child.mv);
+                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    self.pv[ply][ply] = child.mv;
+                    self.pv[ply][ply] = mv;
                     for next in ply + 1..self.pv_len[ply + 1] {
                         self.pv[ply][next] = self.pv[ply + 1][next];
                     }
                     self.pv_len[ply] = self.pv_len[ply + 1].max(ply + 1);
                     if score >= beta {
                         if quiet {
-                            self.update_quiet_stats(pos, child.mv, ply, depth);
+                            self.update_quiet_stats(pos, mv, ply, depth);
                         }
                         break;
                     }
@@ -581,14 +623,16 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            score_to_tt(best, ply),
-            static_eval.clamp(-INFINITY, INFINITY) as i16,
-            best_move,
-            bound,
-            depth.clamp(0, 255) as u8,
-        );
+        if use_table {
+            self.shared.tt.store(
+                key,
+                score_to_tt(best, ply),
+                0,
+                best_move,
+                bound,
+                depth.clamp(0, 255) as u8,
+            );
+        }
         best
     }
 

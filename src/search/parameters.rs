@@ -17,8 +17,6 @@ pub mod eval {
     /// Per stone of the best capture the side to move can make now (discounted: it may be
     /// answered).
     pub const THREAT_TO_MOVE_PERCENT: i32 = 55;
-    /// Per stone of the best capture the opponent threatens (they move second).
-    pub const THREAT_WAITING_PERCENT: i32 = 25;
     /// For having the move.
     pub const TEMPO: i32 = 10;
 }
