@@ -12,6 +12,8 @@
 #![warn(missing_docs)]
 
 pub mod game;
+pub mod interactive;
+pub mod matchrun;
 pub mod moves;
 pub mod perft;
 pub mod position;

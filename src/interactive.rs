@@ -1,0 +1,1 @@
+//! Playing and analysing for people (in progress).
