@@ -243,6 +243,29 @@ struct RootMove {
 }
 
 
+/// Late-move reductions by depth and move number: about ln(depth) * ln(number) / divisor.
+struct LmrTable([[i32; 16]; 64]);
+
+impl LmrTable {
+    fn build() -> LmrTable {
+        let mut table = [[0; 16]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (number, cell) in row.iter_mut().enumerate().skip(1) {
+                let value = (depth as f64).ln() * (number as f64).ln() / p::LMR_DIVISOR + p::LMR_BASE;
+                *cell = value.max(0.0) as i32;
+            }
+        }
+        LmrTable(table)
+    }
+
+    #[inline(always)]
+    fn get(&self, depth: i32, number: usize) -> i32 {
+        self.0[(depth as usize).min(63)][number.min(15)]
+    }
+}
+
+static LMR_TABLE: std::sync::LazyLock<LmrTable> = std::sync::LazyLock::new(LmrTable::build);
+
 /// One thread's search state.
 struct Worker<'a> {
     id: usize,
@@ -544,6 +567,16 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let static_eval = hit.map_or_else(|| eval::evaluate(pos), |h| i32::from(h.eval));
+        // Reverse futility: far above beta near the horizon, a quiet position will stay there.
+        if !pv_node
+            && depth <= p::RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - p::RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -578,12 +611,12 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
-                if depth >= p::LMR_MIN_DEPTH
-                    && index >= p::LMR_MIN_MOVE
-                    && quiet
-                    && self.killers[ply][0] != Some(mv)
-                {
-                    reduction = 1 + i32::from(index >= 6 && depth >= 6);
+                if depth >= p::LMR_MIN_DEPTH && index >= p::LMR_MIN_MOVE && quiet {
+                    reduction = LMR_TABLE.get(depth, index) - i32::from(pv_node);
+                    if self.killers[ply][0] == Some(mv) || self.killers[ply][1] == Some(mv) {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, depth - 2);
                 }
                 score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && reduction > 0 {
@@ -627,7 +660,7 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(
                 key,
                 score_to_tt(best, ply),
-                0,
+                static_eval.clamp(-INFINITY, INFINITY) as i16,
                 best_move,
                 bound,
                 depth.clamp(0, 255) as u8,

@@ -30,7 +30,15 @@ pub mod search {
     /// Late-move reductions start at this depth...
     pub const LMR_MIN_DEPTH: i32 = 3;
     /// ...for moves searched after this many.
-    pub const LMR_MIN_MOVE: usize = 3;
+    pub const LMR_MIN_MOVE: usize = 2;
+    /// Reduction = ln(depth) * ln(move number) / LMR_DIVISOR + LMR_BASE.
+    pub const LMR_DIVISOR: f64 = 2.0;
+    /// See LMR_DIVISOR.
+    pub const LMR_BASE: f64 = 0.5;
+    /// Reverse futility pruning works up to this depth...
+    pub const RFP_MAX_DEPTH: i32 = 4;
+    /// ...when the static evaluation beats beta by this much per ply of depth.
+    pub const RFP_MARGIN: i32 = 120;
     /// Quiescence search stops following captures this many plies below the horizon.
     pub const QUIESCENCE_MAX_PLY: i32 = 12;
     /// Per-ply history bonus is depth squared, capped here.

@@ -1,0 +1,347 @@
+//! The real binary driven through stdin/stdout: searches, their limits and their answers.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tuzdik");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:#?}"),
+            }
+        }
+    }
+
+    /// Whatever arrives within `wait`.
+    fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let mut seen = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(wait) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    while let Some(word) = words.next() {
+        if word == name {
+            return words.next();
+        }
+    }
+    None
+}
+
+const LONG: Duration = Duration::from_secs(60);
+
+#[test]
+fn go_depth_reports_every_iteration_and_one_bestmove() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    let lines = engine.until("bestmove", LONG);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && !l.contains("bound") && l.contains(" pv "))
+        .collect();
+    let depths: Vec<u32> = infos
+        .iter()
+        .map(|l| field(l, "depth").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths, (1..=6).collect::<Vec<_>>(), "{lines:#?}");
+    let last_info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    assert_eq!(field(last_info, "depth"), Some("6"));
+    for key in ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"] {
+        assert!(field(last_info, key).is_some(), "{key} missing in {last_info}");
+    }
+    let best = lines.last().unwrap();
+    let best_move = field(best, "bestmove").unwrap();
+    assert!(("1"..="9").contains(&best_move), "{best}");
+    assert_eq!(field(last_info, "pv"), Some(best_move));
+    // Exactly one bestmove: nothing more arrives.
+    assert!(engine.drain(Duration::from_millis(200)).is_empty());
+    engine.quit();
+}
+
+#[test]
+fn nodes_limit_is_exact_on_one_thread_and_reproducible() {
+    let run = || {
+        let mut engine = Engine::start();
+        engine.send("position startpos moves 7 8");
+        engine.send("go nodes 20000");
+        let lines = engine.until("bestmove", LONG);
+        engine.quit();
+        lines
+    };
+    let first = run();
+    let second = run();
+    let nodes = |lines: &[String]| -> u64 {
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+        field(last, "nodes").unwrap().parse().unwrap()
+    };
+    let n = nodes(&first);
+    assert!((19_000..=21_000).contains(&n), "nodes {n}");
+    assert_eq!(first.last(), second.last());
+    assert_eq!(n, nodes(&second));
+}
+
+#[test]
+fn isready_is_answered_during_infinite_search_and_stop_ends_it() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let lines = engine.until("readyok", Duration::from_secs(2));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    engine.send("stop");
+    let lines = engine.until("bestmove", Duration::from_secs(2));
+    assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    assert!(engine.drain(Duration::from_millis(200)).is_empty());
+    engine.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves 7");
+    engine.send("go ponder wtime 1000 btime 1000");
+    let early = engine.drain(Duration::from_millis(400));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:#?}");
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    engine.until("bestmove", Duration::from_secs(2));
+    assert!(hit.elapsed() < Duration::from_millis(900));
+    engine.quit();
+}
+
+#[test]
+fn movetime_and_clocks_are_respected() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Move Overhead value 20");
+    engine.send("position startpos");
+    let started = Instant::now();
+    engine.send("go movetime 300");
+    engine.until("bestmove", LONG);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(1000), "movetime 300 took {took:?}");
+    let started = Instant::now();
+    engine.send("go wtime 500 btime 500 winc 0 binc 0");
+    engine.until("bestmove", LONG);
+    // The clock had 500 ms: the answer must come before it runs out.
+    assert!(started.elapsed() < Duration::from_millis(500));
+    // An overdrawn clock still answers at once.
+    let started = Instant::now();
+    engine.send("go wtime -100 btime 100");
+    engine.until("bestmove", LONG);
+    assert!(started.elapsed() < Duration::from_millis(300));
+    engine.quit();
+}
+
+#[test]
+fn finished_games_answer_bestmove_0000() {
+    let mut engine = Engine::start();
+    engine.send("position fen 0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 80 81 w");
+    engine.send("go depth 5");
+    let lines = engine.until("bestmove", LONG);
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
+    engine.quit();
+}
+
+#[test]
+fn proven_wins_are_mate_scores_in_moves_for_uci_and_plies_for_ugi() {
+    // South to move wins at once: hole 9's two stones land on North's hole 1 (now 4).
+    let fen = "0,0,0,0,0,0,0,0,2/3,1,0,0,0,0,0,0,0 78 78 w";
+    for (hello, expected) in [("uci", "1"), ("ugi", "1")] {
+        let mut engine = Engine::start();
+        engine.send(hello);
+        engine.until(if hello == "uci" { "uciok" } else { "ugiok" }, LONG);
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 4");
+        let lines = engine.until("bestmove", LONG);
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+        assert_eq!(field(last, "mate"), Some(expected), "{last}");
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove 9"));
+        engine.quit();
+    }
+}
+
+#[test]
+fn ugi_bestmove_has_no_ponder_and_uci_may() {
+    let mut engine = Engine::start();
+    engine.send("ugi");
+    engine.until("ugiok", LONG);
+    engine.send("position startpos");
+    engine.send("go depth 5");
+    let lines = engine.until("bestmove", LONG);
+    assert_eq!(lines.last().unwrap().split_whitespace().count(), 2);
+    engine.quit();
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut engine = Engine::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 5");
+    let lines = engine.until("bestmove", LONG);
+    let final_lines: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 ") && !l.contains("bound"))
+        .collect();
+    let firsts: std::collections::HashSet<&str> =
+        final_lines.iter().map(|l| field(l, "pv").unwrap()).collect();
+    assert_eq!(final_lines.len(), 3, "{lines:#?}");
+    assert_eq!(firsts.len(), 3);
+    engine.quit();
+}
+
+#[test]
+fn searchmoves_restricts_the_root_and_long_moves_print_landings() {
+    let mut engine = Engine::start();
+    engine.send("setoption name LongMoves value true");
+    engine.send("position startpos");
+    engine.send("go depth 4 searchmoves 1 76(10)");
+    let lines = engine.until("bestmove", LONG);
+    let best = field(lines.last().unwrap(), "bestmove").unwrap();
+    assert!(best == "19" || best == "76", "{best}");
+    engine.quit();
+}
+
+#[test]
+fn bench_ends_with_the_signature_line_and_is_deterministic() {
+    let mut signature = None;
+    for _ in 0..2 {
+        let mut engine = Engine::start();
+        engine.send("bench 5");
+        let lines = engine.until("", LONG);
+        let mut all = lines;
+        while !all.last().unwrap().ends_with(" nps") {
+            all.extend(engine.until("", LONG));
+        }
+        let last = all.last().unwrap().clone();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!(words.len(), 4);
+        assert_eq!(words[1], "nodes");
+        let nodes: u64 = words[0].parse().unwrap();
+        if let Some(previous) = signature {
+            assert_eq!(previous, nodes);
+        }
+        signature = Some(nodes);
+        engine.quit();
+    }
+}
+
+#[test]
+fn eval_prints_its_terms() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves 8");
+    engine.send("eval");
+    let lines = engine.until("Total:", LONG);
+    assert!(lines.iter().any(|l| l.contains("kazan")));
+    assert!(lines.iter().any(|l| l.contains("tuzdik")));
+    engine.quit();
+}
+
+#[test]
+fn commands_during_a_search_do_not_lose_it_or_the_position() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves 7");
+    engine.send("go infinite");
+    engine.send("d");
+    engine.send("nonsense");
+    engine.send("query p1turn");
+    let lines = engine.until("response", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("Fen: 9,9,9,9,9,9,1,10,10/")));
+    assert!(lines.iter().any(|l| l.starts_with("info string error: unknown command")));
+    assert_eq!(lines.last().map(String::as_str), Some("response false"));
+    // A new position stops the search first (its bestmove comes out), then applies.
+    engine.send("position startpos");
+    engine.until("bestmove", Duration::from_secs(2));
+    engine.send("d");
+    let lines = engine.until("Fen:", Duration::from_secs(2));
+    assert!(lines.last().unwrap().starts_with("Fen: 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1"));
+    engine.quit();
+}
+
+#[test]
+fn two_threads_search_and_stop_cleanly() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name Hash value 8");
+    engine.send("position startpos");
+    engine.send("go depth 10");
+    let lines = engine.until("bestmove", LONG);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 10 ")));
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    engine.send("stop");
+    engine.until("bestmove", Duration::from_secs(2));
+    engine.quit();
+}
