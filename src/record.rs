@@ -364,21 +364,22 @@ impl Record {
                 })?;
         }
         let tag = self.tag("Result").and_then(Outcome::from_token);
-        if let (Some(tag), Some(token)) = (tag, self.result) {
-            if tag != token {
-                return Err(RecordError::ResultMismatch { tag, token });
-            }
+        if let (Some(tag), Some(token)) = (tag, self.result)
+            && tag != token
+        {
+            return Err(RecordError::ResultMismatch { tag, token });
         }
         if let Some(end) = game.termination() {
             let actual = Outcome::from_status(game.status());
-            if let Some(written) = tag.or(self.result) {
-                if written != actual && written != Outcome::Unknown {
-                    return Err(RecordError::Result {
-                        written,
-                        actual,
-                        end,
-                    });
-                }
+            if let Some(written) = tag.or(self.result)
+                && written != actual
+                && written != Outcome::Unknown
+            {
+                return Err(RecordError::Result {
+                    written,
+                    actual,
+                    end,
+                });
             }
         }
         Ok(game)
@@ -495,9 +496,9 @@ impl fmt::Display for ReplaySummary {
 
 /// The first game of a file that fails, with where it is.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("game {game} (line {line}{}): {error}", .event.as_ref().map(|e| format!(", Event {e}")).unwrap_or_default())]
+#[error("{}{error}", where_in_file(*.game, *.line, .event.as_deref()))]
 pub struct ReplayFailure {
-    /// The game's number in the file (1-based).
+    /// The game's number in the file (1-based; 0 when the file could not be split into games).
     pub game: usize,
     /// The line it starts on.
     pub line: usize,
@@ -505,6 +506,14 @@ pub struct ReplayFailure {
     pub event: Option<String>,
     /// What went wrong.
     pub error: RecordError,
+}
+
+fn where_in_file(game: usize, line: usize, event: Option<&str>) -> String {
+    match (game, event) {
+        (0, _) => String::new(),
+        (_, Some(event)) => format!("game {game} (line {line}, Event {event}): "),
+        (_, None) => format!("game {game} (line {line}): "),
+    }
 }
 
 /// Reads and replays every game of a file.

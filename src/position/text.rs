@@ -301,10 +301,10 @@ fn build(
             });
         }
     }
-    if let [Some(a), Some(b)] = tuzdiks {
-        if a == b {
-            return Err(PositionError::SymmetricTuzdiks { hole: a as usize });
-        }
+    if let [Some(a), Some(b)] = tuzdiks
+        && a == b
+    {
+        return Err(PositionError::SymmetricTuzdiks { hole: a as usize });
     }
     let found: u64 = stones.iter().flatten().map(|&c| u64::from(c)).sum::<u64>()
         + kazans.iter().map(|&k| u64::from(k)).sum::<u64>();

@@ -161,21 +161,22 @@ impl Session {
         }
     }
 
-    /// End of input: a job that ends by itself is allowed to finish; an unbounded one stops.
+    /// End of input: a job with an explicit bound (perft, bench, a search with a depth, node,
+    /// time or clock limit) is allowed to finish; an unbounded one is stopped and answers.
     pub fn finish(&mut self) {
+        if self.job.as_ref().is_some_and(|job| !job.finite) {
+            self.stop_job();
+        }
         if let Some(job) = self.job.take() {
-            if !job.finite {
-                job.stop.store(true, Ordering::Relaxed);
-            }
             let _ = job.handle.join();
         }
     }
 
     fn reap_finished_job(&mut self) {
-        if self.job.as_ref().is_some_and(|job| job.handle.is_finished()) {
-            if let Some(job) = self.job.take() {
-                let _ = job.handle.join();
-            }
+        if self.job.as_ref().is_some_and(|job| job.handle.is_finished())
+            && let Some(job) = self.job.take()
+        {
+            let _ = job.handle.join();
         }
     }
 
@@ -192,10 +193,12 @@ impl Session {
     fn resize_hash(&mut self, old_mib: usize) {
         let mib = self.options.hash_mib;
         // Allocation failure must not abort the engine: try, and keep the old table if not.
-        let table = std::panic::catch_unwind(|| TranspositionTable::new(mib));
-        match table {
+        // The old table goes first so that both never need to fit at once.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mib) {
             Ok(table) => self.tt = Arc::new(table),
             Err(_) => {
+                self.tt = Arc::new(TranspositionTable::new(old_mib));
                 self.options.hash_mib = old_mib;
                 self.out.error(&format!(
                     "could not allocate a {mib} MiB hash table; keeping {old_mib} MiB"
@@ -264,7 +267,11 @@ impl Session {
             dialect: self.dialect,
             long_moves: self.options.long_moves,
         };
-        let finite = !(limits.infinite || limits.ponder);
+        let bounded = limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.clock.move_time.is_some()
+            || limits.clock.time.is_some();
+        let finite = bounded && !(limits.infinite || limits.ponder);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)

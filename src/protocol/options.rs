@@ -169,8 +169,7 @@ impl Options {
                 Ok(Changed::Other)
             }
             "clear hash" => match value {
-                None => Ok(Changed::ClearHash),
-                Some(v) if v.is_empty() => Ok(Changed::ClearHash),
+                None | Some("") => Ok(Changed::ClearHash),
                 Some(v) => Err(format!("Clear Hash is a button and takes no value (got '{v}')")),
             },
             "longmoves" => {

@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn terms_add_up_to_the_evaluation() {
-        let pos: Position = "9,9,X,9,9,9,9,9,9/9,9,9,9,9,1,9,9,17 9 9 b".parse().unwrap();
+        let pos: Position = "9,9,X,9,9,9,9,9,9/9,9,9,9,9,1,9,9,8 9 9 b".parse().unwrap();
         let (terms, total) = terms(&pos);
         let south: i32 = terms.iter().map(|t| t.score).sum();
         assert_eq!(total, -south);

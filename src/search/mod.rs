@@ -383,13 +383,13 @@ impl<'a> Worker<'a> {
             self.publish_nodes();
             if self.shared.stopped() {
                 self.stopped = true;
-            } else if self.id == 0 && !self.shared.control.is_pondering() {
-                if let Some(hard) = self.shared.budget.hard {
-                    if self.shared.elapsed_on_clock() >= hard {
-                        self.stopped = true;
-                        self.shared.halt();
-                    }
-                }
+            } else if self.id == 0
+                && !self.shared.control.is_pondering()
+                && let Some(hard) = self.shared.budget.hard
+                && self.shared.elapsed_on_clock() >= hard
+            {
+                self.stopped = true;
+                self.shared.halt();
             }
         }
         self.stopped
@@ -489,7 +489,7 @@ impl<'a> Worker<'a> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        captures.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        captures.sort_unstable_by_key(|&(_, gain)| std::cmp::Reverse(gain));
         let before = pos.kazan(side);
         for (offset, _) in captures {
             let mut child = *pos;
@@ -553,17 +553,18 @@ impl<'a> Worker<'a> {
             .and_then(|h| h.mv)
             .and_then(Move::source)
             .filter(|&hole| mask & (1 << (hole - 1)) != 0);
-        if let Some(hit) = hit {
-            if !pv_node && i32::from(hit.depth) >= depth {
-                let score = score_from_tt(hit.score, ply);
-                let usable = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
-                    return score;
-                }
+        if let Some(hit) = hit
+            && !pv_node
+            && i32::from(hit.depth) >= depth
+        {
+            let score = score_from_tt(hit.score, ply);
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
             }
         }
 
@@ -828,10 +829,11 @@ impl Worker<'_> {
         let shared = self.shared;
         let limits = shared.limits;
         let best = self.root_moves[0].score;
-        if let Some(mate) = limits.mate {
-            if best >= MATE_BOUND && (MATE - best) <= 2 * mate as i32 {
-                return true;
-            }
+        if let Some(mate) = limits.mate
+            && best >= MATE_BOUND
+            && (MATE - best) <= 2 * mate as i32
+        {
+            return true;
         }
         if limits.infinite || shared.control.is_pondering() {
             return false;
@@ -930,10 +932,11 @@ pub fn search(
         }
         let mut worker = Box::new(Worker::new(0, &shared, game, root_moves));
         let mut forward = |info: Info| {
-            if let Info::Line(report) = &info {
-                if report.multipv == 1 && report.bound.is_none() {
-                    last_report = Some(report.clone());
-                }
+            if let Info::Line(report) = &info
+                && report.multipv == 1
+                && report.bound.is_none()
+            {
+                last_report = Some(report.clone());
             }
             on_info(info);
         };

@@ -30,8 +30,16 @@ pub struct Clock {
     pub move_time: Option<i64>,
 }
 
+/// Clock figures beyond this (about 35 years) are treated as this: GUIs send odd numbers for
+/// "no limit", and arithmetic on them must not overflow.
+const MAX_MS: i64 = 1 << 40;
+
 fn millis(ms: i64) -> Duration {
-    Duration::from_millis(ms.max(0) as u64)
+    Duration::from_millis(ms.clamp(0, MAX_MS) as u64)
+}
+
+fn sane(ms: i64) -> i64 {
+    ms.clamp(-MAX_MS, MAX_MS)
 }
 
 /// Plans a move's time. `overhead` is the GUI/transport latency to keep in hand.
@@ -44,9 +52,9 @@ fn millis(ms: i64) -> Duration {
 /// assert!(budget.soft.unwrap() <= budget.hard.unwrap());
 /// ```
 pub fn plan(clock: &Clock, overhead: i64) -> Budget {
-    let overhead = overhead.max(0);
+    let overhead = sane(overhead).max(0);
     let mut budget = Budget::default();
-    if let Some(move_time) = clock.move_time {
+    if let Some(move_time) = clock.move_time.map(sane) {
         let limit = millis((move_time - overhead).max(1));
         budget = Budget {
             soft: Some(limit),
@@ -54,8 +62,8 @@ pub fn plan(clock: &Clock, overhead: i64) -> Budget {
         };
     }
     if let Some(time) = clock.time {
-        let time = time.max(0);
-        let increment = clock.increment.unwrap_or(0).max(0);
+        let time = sane(time).max(0);
+        let increment = sane(clock.increment.unwrap_or(0)).max(0);
         let moves_to_go = clock
             .moves_to_go
             .map_or(p::DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 1000) as i64);
@@ -104,6 +112,35 @@ mod tests {
             30,
         );
         assert_eq!(budget.hard, Some(Duration::from_millis(1)));
+    }
+
+    #[test]
+    fn absurd_clocks_do_not_overflow() {
+        for (time, increment, move_time) in [
+            (Some(i64::MAX), Some(i64::MAX), None),
+            (Some(i64::MIN), Some(i64::MIN), Some(i64::MIN)),
+            (Some(1000), Some(i64::MAX), Some(i64::MAX)),
+        ] {
+            let budget = plan(
+                &Clock {
+                    time,
+                    increment,
+                    moves_to_go: Some(u64::MAX),
+                    move_time,
+                },
+                i64::MAX,
+            );
+            assert!(budget.soft <= budget.hard);
+        }
+        // A huge clock is a long think, not a wrapped-around tiny one.
+        let budget = plan(
+            &Clock {
+                time: Some(i64::MAX),
+                ..Clock::default()
+            },
+            0,
+        );
+        assert!(budget.soft.unwrap() > Duration::from_secs(3600));
     }
 
     proptest! {

@@ -18,8 +18,9 @@
 //! | 46-51 | age   | the search generation that wrote it, modulo 64 |
 //!
 //! Entries sit in buckets of two: the first is replaced only by a deeper or equally deep
-//! result or one from a newer search (depth-preferred), the second always (so recent results are
-//! never lost). Buckets are 32 bytes, so two share a cache line.
+//! result or one from a newer search (depth-preferred), and what it held moves to the second;
+//! any other result goes to the second (so recent results are never lost). Buckets are 32
+//! bytes, so two share a cache line.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -116,15 +117,24 @@ impl TranspositionTable {
     /// A table of about `mib` MiB (at least one bucket), every page touched now so that page
     /// faults do not land in the first search.
     pub fn new(mib: usize) -> TranspositionTable {
+        match Self::try_new(mib) {
+            Ok(table) => table,
+            Err(error) => panic!("cannot allocate a {mib} MiB transposition table: {error}"),
+        }
+    }
+
+    /// The same, reporting a failed allocation instead of aborting.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
         let count = (mib.saturating_mul(1 << 20) / Self::BUCKET_BYTES).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
         buckets.resize_with(count, Bucket::default);
         let table = TranspositionTable {
             buckets,
             age: AtomicU8::new(0),
         };
         table.clear();
-        table
+        Ok(table)
     }
 
     /// Empties every entry (and touches every page).
@@ -197,6 +207,12 @@ impl TranspositionTable {
             || age_of(first_data) != age
             || u32::from(depth) >= (first_data >> 38) as u8 as u32;
         let (entry, old) = if replace_first {
+            // The entry pushed out of the first slot is still worth more than whatever the
+            // second holds: it moves down.
+            if !same && unpack(first_data).is_some() {
+                second.data.store(first_data, Ordering::Relaxed);
+                second.check.store(first_key ^ first_data, Ordering::Relaxed);
+            }
             (first, first_data)
         } else {
             (second, second.data.load(Ordering::Relaxed))
