@@ -253,8 +253,11 @@ mod tests {
 
     #[test]
     fn fullmove_counts_north_moves() {
-        let mut game = Game::from_fen("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 5", Variant::TOGYZ)
-            .unwrap();
+        let mut game = Game::from_fen(
+            "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 5",
+            Variant::TOGYZ,
+        )
+        .unwrap();
         assert_eq!(game.fullmove(), 5);
         game.play_text("1").unwrap();
         assert_eq!(game.fullmove(), 6);

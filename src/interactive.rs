@@ -1,1 +1,659 @@
-//! Playing and analysing for people (in progress).
+//! For people: `tuzdik play` (a game against the engine in the terminal) and
+//! `tuzdik analyse` (a PGN annotated with the engine's scores, mistakes marked).
+//! See `docs/match.md`.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::game::Game;
+use crate::matchrun::RuleArgs;
+use crate::moves::Move;
+use crate::position::{Position, Side, Status};
+use crate::record::Record;
+use crate::search::time::Clock;
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Control, Limits, Score};
+
+/// `tuzdik play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The rules.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// The engine's time per move, ms.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Your side: south (moves first) or north.
+    #[arg(long, default_value = "south")]
+    pub side: String,
+    /// Start from this position string instead of the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// `tuzdik analyse`.
+#[derive(Args, Debug, Clone)]
+pub struct AnalyseArgs {
+    /// The PGN file to annotate.
+    pub file: PathBuf,
+    /// Time per position, ms.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// A fixed depth per position instead of a time.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Write the annotated PGN here (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Score drops (in stones, for the side that moved) from which a move is marked.
+pub const INACCURACY_STONES: f64 = 3.0;
+/// See [`INACCURACY_STONES`].
+pub const MISTAKE_STONES: f64 = 6.0;
+/// See [`INACCURACY_STONES`].
+pub const BLUNDER_STONES: f64 = 12.0;
+
+/// A proven result counts as this many centistones, less one per ply to it, when scores are
+/// compared.
+const PROVEN: i32 = 100_000;
+
+/// What a position is worth to the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Eval {
+    /// The search's score.
+    Search(Score),
+    /// The game is over: the final margin in centistones.
+    Final(i32),
+}
+
+/// A search result: the move and the position's worth for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Verdict {
+    best: Option<Move>,
+    score: Eval,
+    depth: u32,
+}
+
+/// Comparable centistones for the side to move: a finished game or a proven result counts
+/// as a win or a loss, whatever the margin.
+fn value(eval: Eval) -> i32 {
+    match eval {
+        Eval::Search(Score::Cp(cp)) => cp,
+        Eval::Search(Score::MatePlies(p)) if p > 0 => PROVEN - p,
+        Eval::Search(Score::MatePlies(p)) => -PROVEN - p,
+        Eval::Final(margin) => PROVEN * margin.signum(),
+    }
+}
+
+fn negate(eval: Eval) -> Eval {
+    match eval {
+        Eval::Search(Score::Cp(cp)) => Eval::Search(Score::Cp(-cp)),
+        Eval::Search(Score::MatePlies(p)) => Eval::Search(Score::MatePlies(-p)),
+        Eval::Final(margin) => Eval::Final(-margin),
+    }
+}
+
+fn stones(cp: i32) -> String {
+    let sign = if cp < 0 { '-' } else { '+' };
+    format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+}
+
+/// A score as people read it: `+1.25` stones, `+M3` / `-M2` (moves to a proven win or
+/// loss), or `-22.00 final` for a finished game's margin.
+fn show(eval: Eval) -> String {
+    match eval {
+        Eval::Search(Score::Cp(cp)) => stones(cp),
+        Eval::Search(Score::MatePlies(p)) => {
+            let sign = if p < 0 { '-' } else { '+' };
+            format!("{sign}M{}", (p.abs() + 1) / 2)
+        }
+        Eval::Final(margin) => format!("{} final", stones(margin)),
+    }
+}
+
+/// Searches the game's current position. A finished game scores its exact final margin.
+fn think(
+    game: &Game,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    tt: &TranspositionTable,
+) -> Verdict {
+    if let Some(scores) = game.final_scores() {
+        let mover = game.position().side_to_move().index();
+        let margin = scores[mover] as i32 - scores[1 - mover] as i32;
+        return Verdict {
+            best: None,
+            score: Eval::Final(margin * 100),
+            depth: 0,
+        };
+    }
+    let limits = Limits {
+        depth,
+        clock: Clock {
+            move_time: movetime.map(|ms| ms as i64),
+            ..Clock::default()
+        },
+        multipv: 1,
+        ..Limits::default()
+    };
+    let control = Control::new(false);
+    let outcome = search::search(game, &limits, tt, 1, &control, &mut |_| {});
+    let (score, depth) = outcome
+        .last
+        .map(|report| (report.score, report.depth))
+        .unwrap_or((Score::Cp(0), 0));
+    Verdict {
+        best: outcome.best,
+        score: Eval::Search(score),
+        depth,
+    }
+}
+
+/// A move as records write it: PlayOK's long form, with `(k)` after a capture.
+fn written(pos: &Position, mv: Move) -> String {
+    let effect = pos.effect_of(mv);
+    pos.long_notation(mv, effect.captured > 0 && !effect.made_tuzdik)
+}
+
+fn parse_side(text: &str) -> Result<Side, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "south" | "s" | "white" | "w" | "1" | "p1" => Ok(Side::South),
+        "north" | "n" | "black" | "b" | "2" | "p2" => Ok(Side::North),
+        _ => Err(format!("--side {text}: expected south or north")),
+    }
+}
+
+/// The board for a player: the opponent's row on top (read right to left, as it faces
+/// them), their own row below numbered 1..N from the left, the kazans beside each row, the
+/// hole the last move was played from in `[ ]` and where its last stone fell in `( )`.
+pub fn draw(game: &Game, bottom: Side, names: [&str; 2]) -> Vec<String> {
+    let pos = game.position();
+    let n = pos.variant().holes_per_side();
+    let top = bottom.opponent();
+    let last = game.moves().last().copied().and_then(|mv| {
+        let before = game.positions()[game.positions().len() - 2];
+        let mover = before.side_to_move();
+        let effect = before.effect_of(mv);
+        mv.source()
+            .map(|from| (before, mv, mover, usize::from(from), effect))
+    });
+    let cell = |side: Side, hole: usize| -> String {
+        let inner = if pos.is_tuzdik(side, hole) {
+            " X ".to_string()
+        } else {
+            format!("{:>3}", pos.stones(side, hole))
+        };
+        match last {
+            Some((_, _, mover, from, _)) if mover == side && from == hole => format!("[{inner}]"),
+            Some((_, _, _, _, effect))
+                if effect.landing_side == side && usize::from(effect.landing_hole) == hole =>
+            {
+                format!("({inner})")
+            }
+            _ => format!(" {inner} "),
+        }
+    };
+    let border = format!("   +{}", "-----+".repeat(n));
+    let top_holes: Vec<usize> = (1..=n).rev().collect();
+    let bottom_holes: Vec<usize> = (1..=n).collect();
+    let numbers = |holes: &[usize]| -> String {
+        let text: String = holes.iter().map(|h| format!("{h:>4}  ")).collect();
+        format!("   {}", text.trim_end())
+    };
+    let row = |side: Side, holes: &[usize]| -> String {
+        let cells: String = holes.iter().map(|&h| cell(side, h) + "|").collect();
+        format!("   |{cells}   kazan {:>3}", pos.kazan(side))
+    };
+    let label = |side: Side| format!("  {} ({side})", names[side.index()]);
+    let mut lines = vec![
+        label(top),
+        numbers(&top_holes),
+        border.clone(),
+        row(top, &top_holes),
+        border.clone(),
+        row(bottom, &bottom_holes),
+        border,
+        numbers(&bottom_holes),
+        label(bottom),
+    ];
+    for owner in Side::BOTH {
+        if let Some(hole) = pos.tuzdik(owner) {
+            lines.push(format!(
+                "  Tuzdik (X): {owner} owns {}'s hole {hole}; its stones go to {owner}'s kazan.",
+                owner.opponent()
+            ));
+        }
+    }
+    if let Some((before, mv, mover, from, effect)) = last {
+        let mut text = format!(
+            "  Last move: {mover} played hole {from} ({}): the last stone fell in {}'s hole {}",
+            written(&before, mv),
+            effect.landing_side,
+            effect.landing_hole
+        );
+        if effect.made_tuzdik {
+            text.push_str(", which became a tuzdik");
+        } else if effect.captured > 0 {
+            text.push_str(&format!(", capturing {}", effect.captured));
+        }
+        lines.push(text + ".");
+        lines.push("  [ ] = played from, ( ) = where the last stone fell".to_string());
+    }
+    lines
+}
+
+fn result_text(game: &Game, human: Side) -> String {
+    let scores = game.final_scores().unwrap_or([0, 0]);
+    let verdict = match game.status() {
+        Status::Won(side) if side == human => "you win",
+        Status::Won(_) => "the engine wins",
+        _ => "a draw",
+    };
+    let why = game.termination().map_or("", |t| t.describe());
+    format!(
+        "Game over: South {} - North {}, {verdict} ({why}).",
+        scores[0], scores[1]
+    )
+}
+
+const PLAY_HELP: &str = "Commands: a move (the hole number, e.g. 7, or PlayOK's long form, e.g. 76 or 87(10)), \
+undo (take back your last move), hint, fen, save FILE (write the game as PGN), help, quit.";
+
+/// Plays a game against the engine, reading commands from `input` and writing to `out`.
+pub fn play_with(
+    args: &PlayArgs,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let variant = args.rules.variant()?;
+    let human = parse_side(&args.side)?;
+    if args.movetime == 0 {
+        return Err("--movetime must be at least 1 ms".to_string());
+    }
+    let mut game = match &args.fen {
+        Some(fen) => Game::from_fen(fen, variant).map_err(|e| format!("--fen: {e}"))?,
+        None => Game::new(variant),
+    };
+    let tt = TranspositionTable::new(16);
+    let mut names = ["Engine", "Engine"];
+    names[human.index()] = "You";
+    let io = |e: std::io::Error| format!("output: {e}");
+    writeln!(
+        out,
+        "Tuzdik: {variant}. You play {human}; the engine thinks {} ms a move.",
+        args.movetime
+    )
+    .map_err(io)?;
+    writeln!(out, "{PLAY_HELP}").map_err(io)?;
+    let mut show_board = true;
+    loop {
+        let drew = show_board;
+        if show_board {
+            writeln!(out).map_err(io)?;
+            for line in draw(&game, human, names) {
+                writeln!(out, "{line}").map_err(io)?;
+            }
+        }
+        show_board = true;
+        if game.termination().is_some() {
+            if drew {
+                writeln!(out, "{}", result_text(&game, human)).map_err(io)?;
+                writeln!(
+                    out,
+                    "Type undo to take back your last move, save FILE, or quit."
+                )
+                .map_err(io)?;
+            }
+        } else if game.position().side_to_move() != human {
+            writeln!(out, "The engine is thinking...").map_err(io)?;
+            out.flush().map_err(io)?;
+            let verdict = think(&game, Some(args.movetime), None, &tt);
+            let Some(mv) = verdict.best else {
+                return Err("the engine found no move in a game that is not over".to_string());
+            };
+            let text = written(game.position(), mv);
+            game.try_play(mv)
+                .map_err(|e| format!("the engine's move {mv}: {e}"))?;
+            writeln!(
+                out,
+                "The engine plays {text} (depth {}; {} for you).",
+                verdict.depth,
+                show(negate(verdict.score))
+            )
+            .map_err(io)?;
+            continue;
+        } else {
+            let legal: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
+            writeln!(out, "Your move ({human}); legal: {}", legal.join(" ")).map_err(io)?;
+        }
+        write!(out, "> ").map_err(io)?;
+        out.flush().map_err(io)?;
+        let mut line = String::new();
+        if input
+            .read_line(&mut line)
+            .map_err(|e| format!("input: {e}"))?
+            == 0
+        {
+            writeln!(out).map_err(io)?;
+            return Ok(());
+        }
+        let line = line.trim();
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word.to_ascii_lowercase().as_str() {
+            "" => show_board = false,
+            "quit" | "exit" | "q" => return Ok(()),
+            "help" | "?" => {
+                writeln!(out, "{PLAY_HELP}").map_err(io)?;
+                show_board = false;
+            }
+            "fen" => {
+                writeln!(out, "{}", game.fen()).map_err(io)?;
+                show_board = false;
+            }
+            "undo" | "u" | "takeback" => {
+                // Back to the position before your last move (the engine's reply goes too).
+                let played = game.moves().len();
+                let yours = game.positions()[..played]
+                    .iter()
+                    .any(|pos| pos.side_to_move() == human);
+                if yours {
+                    while game.undo().is_some() && game.position().side_to_move() != human {}
+                } else {
+                    writeln!(out, "Nothing of yours to take back.").map_err(io)?;
+                    show_board = false;
+                }
+            }
+            "hint" => {
+                if game.termination().is_some() {
+                    writeln!(out, "The game is over.").map_err(io)?;
+                } else {
+                    let verdict = think(&game, Some(args.movetime), None, &tt);
+                    if let Some(mv) = verdict.best {
+                        writeln!(
+                            out,
+                            "Hint: {} ({} for you, depth {}).",
+                            written(game.position(), mv),
+                            show(verdict.score),
+                            verdict.depth
+                        )
+                        .map_err(io)?;
+                    }
+                }
+                show_board = false;
+            }
+            "save" => {
+                let path = rest.trim();
+                if path.is_empty() {
+                    writeln!(out, "save needs a file name.").map_err(io)?;
+                } else {
+                    let mut tags = vec![("Event", "tuzdik play".to_string())];
+                    let engine = format!("Tuzdik {}", env!("CARGO_PKG_VERSION"));
+                    let (white, black) = match human {
+                        Side::South => ("You".to_string(), engine),
+                        Side::North => (engine, "You".to_string()),
+                    };
+                    tags.push(("White", white));
+                    tags.push(("Black", black));
+                    let record = Record::from_game(&game, &tags, None);
+                    match std::fs::write(path, record.to_string()) {
+                        Ok(()) => writeln!(out, "Saved to {path}.").map_err(io)?,
+                        Err(e) => writeln!(out, "Could not write {path}: {e}").map_err(io)?,
+                    }
+                }
+                show_board = false;
+            }
+            _ => {
+                if game.termination().is_some() {
+                    writeln!(out, "The game is over: undo, save FILE or quit.").map_err(io)?;
+                    show_board = false;
+                } else {
+                    match game.play_text(line) {
+                        Ok(_) => {}
+                        Err(e) => {
+                            writeln!(out, "'{line}': {e}. Type help for the commands.")
+                                .map_err(io)?;
+                            show_board = false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `tuzdik play` on the terminal.
+pub fn play(args: &PlayArgs) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    play_with(args, &mut input, &mut out)
+}
+
+/// What kind of slip a move was.
+fn judge(drop: i32, best_value: i32, after_value: i32) -> Option<String> {
+    let proven = PROVEN - 1000;
+    if best_value >= proven && after_value < proven {
+        return Some("blunder: throws away a proven win".to_string());
+    }
+    if best_value > -proven && after_value <= -proven {
+        return Some("blunder: walks into a proven loss".to_string());
+    }
+    if best_value.abs() >= proven || after_value.abs() >= proven {
+        return None;
+    }
+    let stones = f64::from(drop) / 100.0;
+    let kind = if stones >= BLUNDER_STONES {
+        "blunder"
+    } else if stones >= MISTAKE_STONES {
+        "mistake"
+    } else if stones >= INACCURACY_STONES {
+        "inaccuracy"
+    } else {
+        return None;
+    };
+    Some(format!("{kind}: {stones:.2} stones lost"))
+}
+
+/// Annotates one game: a comment after every move with the score after it (South's view)
+/// and, for a slip, its kind and the engine's choice. Returns the record and per-side
+/// counts of inaccuracies, mistakes and blunders.
+fn annotate(
+    record: &Record,
+    args: &AnalyseArgs,
+    tt: &TranspositionTable,
+) -> Result<(Record, [[u32; 3]; 2]), String> {
+    let full = record.replay().map_err(|e| e.to_string())?;
+    let mut game = record.start().map_err(|e| e.to_string())?;
+    let movetime = if args.depth.is_some() {
+        None
+    } else {
+        Some(args.movetime)
+    };
+    tt.clear();
+    let mut verdicts = vec![think(&game, movetime, args.depth, tt)];
+    let mut forced = vec![game.legal_moves().len() == 1];
+    for &mv in full.moves() {
+        game.try_play(mv).map_err(|e| e.to_string())?;
+        verdicts.push(think(&game, movetime, args.depth, tt));
+        forced.push(game.legal_moves().len() == 1);
+    }
+    // With one legal move the search has nothing to search: such a position is worth what
+    // the position after its only move is worth (filled in from the end backwards).
+    for i in (0..full.moves().len()).rev() {
+        if forced[i] {
+            let next = verdicts[i + 1];
+            verdicts[i] = Verdict {
+                best: Some(full.moves()[i]),
+                score: negate(next.score),
+                depth: next.depth,
+            };
+        }
+    }
+    let mut out = record.clone();
+    let mut counts = [[0u32; 3]; 2];
+    for (i, recorded) in out.moves.iter_mut().enumerate() {
+        let before: &Position = &full.positions()[i];
+        let mover = before.side_to_move();
+        let best = verdicts[i];
+        let after = negate(verdicts[i + 1].score);
+        let played = full.moves()[i];
+        let south_view = if mover == Side::South {
+            after
+        } else {
+            negate(after)
+        };
+        let mut text = show(south_view);
+        if verdicts[i + 1].depth > 0 {
+            text.push_str(&format!("/{}", verdicts[i + 1].depth));
+        }
+        let drop = if best.best == Some(played) {
+            0
+        } else {
+            (value(best.score) - value(after)).max(0)
+        };
+        if let Some(slip) = judge(drop, value(best.score), value(after)) {
+            let kind = match slip.split(':').next() {
+                Some("inaccuracy") => 0,
+                Some("mistake") => 1,
+                _ => 2,
+            };
+            counts[mover.index()][kind] += 1;
+            text.push_str(&format!(" {slip}"));
+            if let Some(mv) = best.best {
+                let best_south = if mover == Side::South {
+                    best.score
+                } else {
+                    negate(best.score)
+                };
+                text.push_str(&format!(
+                    "; best was {} ({})",
+                    written(before, mv),
+                    show(best_south)
+                ));
+            }
+        }
+        recorded.comment = Some(match recorded.comment.take() {
+            Some(old) => format!("{old} [{text}]"),
+            None => text,
+        });
+    }
+    let how = match args.depth {
+        Some(depth) => format!("depth {depth}"),
+        None => format!("{} ms a position", args.movetime),
+    };
+    out.set_tag(
+        "Annotator",
+        format!(
+            "Tuzdik {} ({how}; scores in stones, South's view)",
+            env!("CARGO_PKG_VERSION")
+        ),
+    );
+    Ok((out, counts))
+}
+
+/// `tuzdik analyse`.
+pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
+    if args.movetime == 0 {
+        return Err("--movetime must be at least 1 ms".to_string());
+    }
+    if args.depth == Some(0) {
+        return Err("--depth must be at least 1".to_string());
+    }
+    let name = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
+    let records = Record::parse_all(&text).map_err(|e| format!("{name}: {e}"))?;
+    if records.is_empty() {
+        return Err(format!("{name}: no games in the file"));
+    }
+    let tt = TranspositionTable::new(16);
+    let mut written = String::new();
+    for (index, record) in records.iter().enumerate() {
+        let (annotated, counts) = annotate(record, args, &tt)
+            .map_err(|e| format!("{name}: game {} (line {}): {e}", index + 1, record.line))?;
+        written.push_str(&annotated.to_string());
+        written.push('\n');
+        let describe = |c: [u32; 3]| {
+            format!(
+                "{} inaccuracies, {} mistakes, {} blunders",
+                c[0], c[1], c[2]
+            )
+        };
+        eprintln!(
+            "game {}: South {}; North {}",
+            index + 1,
+            describe(counts[0]),
+            describe(counts[1])
+        );
+    }
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, written).map_err(|e| format!("--out {}: {e}", path.display()))
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            out.write_all(written.as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(|e| format!("output: {e}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn args(side: &str) -> PlayArgs {
+        PlayArgs {
+            rules: RuleArgs {
+                variant: "togyz".into(),
+                tuzdik: None,
+                sowing: None,
+                capture: None,
+            },
+            movetime: 5,
+            side: side.into(),
+            fen: None,
+        }
+    }
+
+    #[test]
+    fn the_board_shows_rows_kazans_and_the_last_move() {
+        let mut game = Game::new(Variant::TOGYZ);
+        game.play_text("8").unwrap();
+        let lines = draw(&game, Side::South, ["You", "Engine"]);
+        let text = lines.join("\n");
+        assert!(text.contains("[  1]"), "{text}");
+        assert!(text.contains("(  0)"), "{text}");
+        assert!(text.contains("kazan  10"), "{text}");
+        assert!(text.contains("87(10)"), "{text}");
+        assert!(lines[0].contains("Engine (North)"));
+    }
+
+    #[test]
+    fn a_scripted_game_takes_moves_undo_and_quits() {
+        let mut input = "banana\n7\nundo\n87(10)\nfen\nquit\n".as_bytes();
+        let mut out = Vec::new();
+        play_with(&args("south"), &mut input, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("'banana'"), "{text}");
+        assert_eq!(text.matches("The engine plays").count(), 2, "{text}");
+        assert!(text.contains("Last move: South played hole 8"), "{text}");
+    }
+
+    #[test]
+    fn slips_are_judged_by_thresholds() {
+        assert_eq!(judge(250, 0, -250), None);
+        assert!(judge(300, 0, -300).unwrap().starts_with("inaccuracy"));
+        assert!(judge(600, 0, -600).unwrap().starts_with("mistake"));
+        assert!(judge(1200, 0, -1200).unwrap().starts_with("blunder"));
+        assert!(judge(5, PROVEN - 3, 0).unwrap().contains("proven win"));
+        assert!(judge(5, 0, -PROVEN + 4).unwrap().contains("proven loss"));
+        assert_eq!(judge(2, PROVEN - 3, PROVEN - 5), None);
+    }
+}

@@ -66,7 +66,9 @@ pub enum MoveError {
         reason: PlayError,
     },
     /// The long form's landing hole is not where the last stone falls.
-    #[error("move '{text}' says the last stone lands in hole {written}, but it lands in hole {actual}")]
+    #[error(
+        "move '{text}' says the last stone lands in hole {written}, but it lands in hole {actual}"
+    )]
     Landing {
         /// The move as written.
         text: String,
@@ -254,7 +256,9 @@ mod tests {
     fn short_forms_parse_and_bad_ones_fail() {
         assert_eq!("1".parse::<Move>(), Ok(Move::hole(1)));
         assert_eq!("0000".parse::<Move>(), Ok(Move::PASS));
-        for bad in ["", "0", "10", "a", " 1", "1 ", "76", "7(3)", "000", "00000", "١"] {
+        for bad in [
+            "", "0", "10", "a", " 1", "1 ", "76", "7(3)", "000", "00000", "١",
+        ] {
             assert!(bad.parse::<Move>().is_err(), "{bad:?} parsed");
         }
     }

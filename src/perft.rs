@@ -9,7 +9,9 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{
+    Position, READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches, with_row_len,
+};
 
 /// The deepest perft the tools accept (counts beyond this would not fit a `u64` for long, and
 /// no machine finishes them).
@@ -36,25 +38,56 @@ pub enum PerftError {
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        _ => count(pos, depth),
+        _ => {
+            if has_standard_switches(pos.variant()) {
+                with_row_len!(pos.variant(), N => count::<N, STANDARD_SWITCHES>(pos, depth))
+            } else {
+                with_row_len!(pos.variant(), N => count::<N, READ_SWITCHES>(pos, depth))
+            }
+        }
     }
 }
 
-#[inline]
-fn count(pos: &Position, depth: u32) -> u64 {
-    if depth == 1 {
-        return u64::from(pos.legal_count());
+/// Perft for row length `N` and switch mode `S` (monomorphised: the ring arithmetic uses
+/// constants, and with standard switches no switch is tested at all).
+fn count<const N: usize, const S: u8>(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        1 => u64::from(pos.legal_count_n::<N>()),
+        2 => count_two::<N, S>(pos),
+        _ => {
+            let mut mask = pos.legal_mask_n::<N>();
+            let base = pos.side_to_move().index() * N;
+            let mut total = 0;
+            while mask != 0 {
+                let bit = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let mut child = *pos;
+                child.make::<N, S, false>(base + bit);
+                total += if depth == 3 {
+                    count_two::<N, S>(&child)
+                } else {
+                    count::<N, S>(&child, depth - 1)
+                };
+            }
+            total
+        }
     }
-    let mut mask = pos.legal_mask();
+}
+
+/// Perft 2: the legal-move counts of the children, each worked out from bit sets of holes
+/// without making the move.
+#[inline(always)]
+fn count_two<const N: usize, const S: u8>(pos: &Position) -> u64 {
+    let leaves = pos.leaves::<N>();
+    let mut mask = leaves.moves;
+    let base = pos.side_to_move().index() * N;
     let mut total = 0;
     while mask != 0 {
-        let bit = mask.trailing_zeros();
+        let bit = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        let mut child = *pos;
-        child.play_unhashed(bit);
-        total += count(&child, depth - 1);
+        total += pos.count_after::<N, S>(&leaves, base + bit);
     }
-    total
+    u64::from(total)
 }
 
 /// Options for the parallel and cached perft.
@@ -109,9 +142,20 @@ impl Shared<'_> {
     }
 }
 
+/// Split the tree until there are this many work items...
+const SPLIT_ITEMS: usize = 400;
+/// ...or the items are this shallow (smaller subtrees are not worth a task each).
+const SPLIT_MIN_DEPTH: u32 = 5;
+
+/// The remaining depth of the work items (all the same), 0 for none.
+fn depth_of(items: &[(usize, Position, u32)]) -> u32 {
+    items.first().map_or(0, |item| item.2)
+}
+
 /// Divide: the count under each legal move, in move order. Runs on `options.threads` threads
-/// (rayon), splitting the tree two plies down so that the work spreads evenly. Checks `stop`
-/// between subtrees.
+/// (rayon), splitting the tree a few plies down (until there are a few hundred subtrees, or
+/// they are only 5 plies deep) so that the work spreads evenly. Checks `stop` between
+/// subtrees.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -136,21 +180,30 @@ pub fn divide(
         cache_limit: options.cache_entries,
         stop,
     };
-    // Work items: (root move index, position two plies down or less, remaining depth).
+    // Work items: (root move index, position, remaining depth), all at the same ply.
     let roots = pos.legal_moves();
-    let mut items = Vec::new();
-    for (index, &mv) in roots.iter().enumerate() {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        if depth >= 3 {
-            for reply in child.legal_moves() {
-                let mut grandchild = child;
-                grandchild.play_unchecked(reply);
-                items.push((index, grandchild, depth - 2));
+    let mut items: Vec<(usize, Position, u32)> = roots
+        .iter()
+        .enumerate()
+        .map(|(index, &mv)| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            (index, child, depth - 1)
+        })
+        .collect();
+    // Split further down while the items are few and big: subtrees differ a lot in size, and
+    // with a few hundred of them work stealing keeps every thread busy to the end (with only
+    // the 73 items two plies down, perft 9 on 2 threads took about a tenth longer).
+    while items.len() < SPLIT_ITEMS && depth_of(&items) > SPLIT_MIN_DEPTH {
+        let mut deeper = Vec::with_capacity(items.len() * 9);
+        for (index, node, remaining) in items {
+            for reply in node.legal_moves() {
+                let mut child = node;
+                child.play_unchecked(reply);
+                deeper.push((index, child, remaining - 1));
             }
-        } else {
-            items.push((index, child, depth - 1));
         }
+        items = deeper;
     }
     let run = || -> Result<Vec<u64>, PerftError> {
         items
@@ -208,7 +261,12 @@ mod tests {
         for (family, counts) in table {
             let start = Position::start(Variant::new(family));
             for (depth, &expected) in counts.iter().enumerate() {
-                assert_eq!(perft(&start, depth as u32 + 1), expected, "{family} depth {}", depth + 1);
+                assert_eq!(
+                    perft(&start, depth as u32 + 1),
+                    expected,
+                    "{family} depth {}",
+                    depth + 1
+                );
             }
         }
     }
@@ -218,9 +276,18 @@ mod tests {
         let start = Position::start(Variant::TOGYZ);
         let stop = AtomicBool::new(false);
         for options in [
-            PerftOptions { threads: 1, cache_entries: 0 },
-            PerftOptions { threads: 2, cache_entries: 0 },
-            PerftOptions { threads: 2, cache_entries: 1 << 16 },
+            PerftOptions {
+                threads: 1,
+                cache_entries: 0,
+            },
+            PerftOptions {
+                threads: 2,
+                cache_entries: 0,
+            },
+            PerftOptions {
+                threads: 2,
+                cache_entries: 1 << 16,
+            },
         ] {
             assert_eq!(perft_with(&start, 5, &options, &stop), Ok(43184));
         }
@@ -228,7 +295,9 @@ mod tests {
 
     #[test]
     fn finished_positions_count_zero() {
-        let over: Position = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w".parse().unwrap();
+        let over: Position = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w"
+            .parse()
+            .unwrap();
         assert_eq!(perft(&over, 0), 1);
         for depth in 1..5 {
             assert_eq!(perft(&over, depth), 0);

@@ -185,7 +185,10 @@ fn parse_tag(line: &str, number: usize) -> Result<(String, String), RecordError>
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(bad());
     }
-    Ok((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")))
+    Ok((
+        name.to_string(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
 }
 
 fn is_move_number(token: &str) -> bool {
@@ -561,7 +564,14 @@ mod tests {
         let text = "[Event \"x\"]\n\n1. 87(10) 87(11) *\n";
         let error = Record::parse_all(text).unwrap()[0].replay().unwrap_err();
         assert!(
-            matches!(error, RecordError::Move { number: 1, side: Side::North, .. }),
+            matches!(
+                error,
+                RecordError::Move {
+                    number: 1,
+                    side: Side::North,
+                    ..
+                }
+            ),
             "{error}"
         );
         assert!(error.to_string().contains("1... '87(11)'"), "{error}");
@@ -601,8 +611,11 @@ mod tests {
 
     #[test]
     fn written_records_read_back() {
-        let mut game = Game::from_fen("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 3", Variant::TOGYZ)
-            .unwrap();
+        let mut game = Game::from_fen(
+            "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 3",
+            Variant::TOGYZ,
+        )
+        .unwrap();
         for mv in ["8", "6", "1", "2"] {
             game.play_text(mv).unwrap();
         }

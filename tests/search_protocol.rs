@@ -112,10 +112,19 @@ fn go_depth_reports_every_iteration_and_one_bestmove() {
         .map(|l| field(l, "depth").unwrap().parse().unwrap())
         .collect();
     assert_eq!(depths, (1..=6).collect::<Vec<_>>(), "{lines:#?}");
-    let last_info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
     assert_eq!(field(last_info, "depth"), Some("6"));
-    for key in ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"] {
-        assert!(field(last_info, key).is_some(), "{key} missing in {last_info}");
+    for key in [
+        "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+    ] {
+        assert!(
+            field(last_info, key).is_some(),
+            "{key} missing in {last_info}"
+        );
     }
     let best = lines.last().unwrap();
     let best_move = field(best, "bestmove").unwrap();
@@ -139,7 +148,11 @@ fn nodes_limit_is_exact_on_one_thread_and_reproducible() {
     let first = run();
     let second = run();
     let nodes = |lines: &[String]| -> u64 {
-        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
         field(last, "nodes").unwrap().parse().unwrap()
     };
     let n = nodes(&first);
@@ -161,7 +174,11 @@ fn isready_is_answered_during_infinite_search_and_stop_ends_it() {
     let asked = Instant::now();
     engine.send("stop");
     let lines = engine.until("bestmove", Duration::from_secs(2));
-    assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        asked.elapsed()
+    );
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
     assert!(engine.drain(Duration::from_millis(200)).is_empty());
     engine.quit();
@@ -173,7 +190,10 @@ fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
     engine.send("position startpos moves 7");
     engine.send("go ponder wtime 1000 btime 1000");
     let early = engine.drain(Duration::from_millis(400));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:#?}");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:#?}"
+    );
     let hit = Instant::now();
     engine.send("ponderhit");
     engine.until("bestmove", Duration::from_secs(2));
@@ -190,7 +210,10 @@ fn movetime_and_clocks_are_respected() {
     engine.send("go movetime 300");
     engine.until("bestmove", LONG);
     let took = started.elapsed();
-    assert!(took < Duration::from_millis(1000), "movetime 300 took {took:?}");
+    assert!(
+        took < Duration::from_millis(1000),
+        "movetime 300 took {took:?}"
+    );
     let started = Instant::now();
     engine.send("go wtime 500 btime 500 winc 0 binc 0");
     engine.until("bestmove", LONG);
@@ -225,7 +248,11 @@ fn proven_wins_are_mate_scores_in_moves_for_uci_and_plies_for_ugi() {
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 4");
         let lines = engine.until("bestmove", LONG);
-        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
         assert_eq!(field(last, "mate"), Some(expected), "{last}");
         assert_eq!(lines.last().map(String::as_str), Some("bestmove 9"));
         engine.quit();
@@ -255,8 +282,10 @@ fn multipv_reports_distinct_lines() {
         .iter()
         .filter(|l| l.starts_with("info depth 5 ") && !l.contains("bound"))
         .collect();
-    let firsts: std::collections::HashSet<&str> =
-        final_lines.iter().map(|l| field(l, "pv").unwrap()).collect();
+    let firsts: std::collections::HashSet<&str> = final_lines
+        .iter()
+        .map(|l| field(l, "pv").unwrap())
+        .collect();
     assert_eq!(final_lines.len(), 3, "{lines:#?}");
     assert_eq!(firsts.len(), 3);
     engine.quit();
@@ -318,15 +347,28 @@ fn commands_during_a_search_do_not_lose_it_or_the_position() {
     engine.send("nonsense");
     engine.send("query p1turn");
     let lines = engine.until("response", Duration::from_secs(5));
-    assert!(lines.iter().any(|l| l.starts_with("Fen: 9,9,9,9,9,9,1,10,10/")));
-    assert!(lines.iter().any(|l| l.starts_with("info string error: unknown command")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: 9,9,9,9,9,9,1,10,10/"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: unknown command"))
+    );
     assert_eq!(lines.last().map(String::as_str), Some("response false"));
     // A new position stops the search first (its bestmove comes out), then applies.
     engine.send("position startpos");
     engine.until("bestmove", Duration::from_secs(2));
     engine.send("d");
     let lines = engine.until("Fen:", Duration::from_secs(2));
-    assert!(lines.last().unwrap().starts_with("Fen: 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1"));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("Fen: 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1")
+    );
     engine.quit();
 }
 

@@ -39,6 +39,12 @@ enum Command {
         /// The PGN file.
         file: std::path::PathBuf,
     },
+    /// Play an engine-vs-engine match (see docs/match.md).
+    Match(tuzdik::matchrun::MatchArgs),
+    /// Play against the engine in the terminal.
+    Play(tuzdik::interactive::PlayArgs),
+    /// Annotate the games of a PGN file with the engine's scores and mark mistakes.
+    Analyse(tuzdik::interactive::AnalyseArgs),
 }
 
 #[derive(Args)]
@@ -59,10 +65,14 @@ struct RuleArgs {
 
 impl RuleArgs {
     fn variant(&self) -> Result<Variant, String> {
-        let family: Family = self.variant.parse().map_err(|e| format!("--variant: {e}"))?;
+        let family: Family = self
+            .variant
+            .parse()
+            .map_err(|e| format!("--variant: {e}"))?;
         let mut variant = Variant::new(family);
         if let Some(value) = &self.tuzdik {
-            variant = variant.with_tuzdik(parse_on_off("Tuzdik", value).map_err(|e| e.to_string())?);
+            variant =
+                variant.with_tuzdik(parse_on_off("Tuzdik", value).map_err(|e| e.to_string())?);
         }
         if let Some(value) = &self.sowing {
             variant = variant.with_sowing(value.parse::<Sowing>().map_err(|e| e.to_string())?);
@@ -104,7 +114,10 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
         game.play_text(text).map_err(|e| format!("--moves: {e}"))?;
     }
     if args.depth > MAX_DEPTH {
-        return Err(format!("depth {} is beyond the limit of {MAX_DEPTH}", args.depth));
+        return Err(format!(
+            "depth {} is beyond the limit of {MAX_DEPTH}",
+            args.depth
+        ));
     }
     if args.threads == 0 || args.threads > 256 {
         return Err(format!("--threads {} is outside 1..256", args.threads));
@@ -114,8 +127,13 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
         cache_entries: args.hash.saturating_mul(1 << 20) / 64,
     };
     let started = Instant::now();
-    let split = divide(game.position(), args.depth, &options, &AtomicBool::new(false))
-        .map_err(|e| e.to_string())?;
+    let split = divide(
+        game.position(),
+        args.depth,
+        &options,
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| e.to_string())?;
     let elapsed = started.elapsed();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -177,6 +195,9 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Replay { file }) => run_replay(file),
         Some(Command::Bench { depth }) => run_bench(*depth),
+        Some(Command::Match(args)) => tuzdik::matchrun::run(args),
+        Some(Command::Play(args)) => tuzdik::interactive::play(args),
+        Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -186,4 +207,3 @@ fn main() -> ExitCode {
         }
     }
 }
-

@@ -17,6 +17,7 @@ use crate::variant::Variant;
 use zobrist::MAX_RING;
 
 pub use sow::Effect;
+pub(crate) use sow::{READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches, with_row_len};
 pub use text::PositionError;
 
 /// A player. South moves first (`w`, p1 in protocols), North second (`b`, p2).
@@ -325,36 +326,30 @@ impl Position {
 
     /// The legal moves as a bit set: bit `h-1` is set when hole `h` may be played. Empty when
     /// the game is over (rules 3a/3b).
-    #[inline(always)]
+    #[inline]
     pub fn legal_mask(&self) -> u16 {
-        if self.kazan_decided() {
-            return 0;
-        }
-        let mut mask = 0u16;
-        for (bit, &count) in self.row(self.side).iter().enumerate() {
-            mask |= u16::from(count != 0) << bit;
-        }
-        mask
+        sow::with_row_len!(self.variant, N => self.legal_mask_n::<N>())
     }
 
     /// How many legal moves there are (the perft leaf count at depth 1).
-    #[inline(always)]
+    #[inline]
     pub fn legal_count(&self) -> u32 {
-        if self.kazan_decided() {
-            return 0;
-        }
-        self.row(self.side).iter().filter(|&&c| c != 0).count() as u32
+        sow::with_row_len!(self.variant, N => self.legal_count_n::<N>())
     }
 
     /// The legal moves, lowest hole first. Empty when the game is over.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut mask = self.legal_mask();
-        let mut moves = MoveList::new();
-        while mask != 0 {
-            moves.push(Move::hole(mask.trailing_zeros() as u8 + 1));
+        // Filled in place and handed over whole: no capacity check per move.
+        let mut moves = [Move::PASS; 9];
+        let mut len = 0;
+        while mask != 0 && len < moves.len() {
+            moves[len] = Move::hole(mask.trailing_zeros() as u8 + 1);
+            len += 1;
             mask &= mask - 1;
         }
-        moves
+        MoveList::from_buf_and_len(moves, len)
     }
 
     /// Checks a move without playing it.
@@ -410,16 +405,25 @@ impl Position {
 
     /// Plays a legal move without checking it. An illegal move leaves a meaningless position
     /// (never undefined behaviour).
-    #[inline(always)]
+    #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> Effect {
         let hole = mv.source().unwrap_or(1) as usize;
-        self.sow::<true>(self.side.index() * self.variant.holes_per_side() + hole - 1)
+        sow::with_row_len!(self.variant, N => {
+            self.make::<N, READ_SWITCHES, true>(self.side.index() * N + hole - 1)
+        })
     }
 
-    /// The same, without maintaining the key: for counting, where keys are not read.
-    #[inline(always)]
-    pub(crate) fn play_unhashed(&mut self, hole_bit: u32) -> Effect {
-        self.sow::<false>(self.side.index() * self.variant.holes_per_side() + hole_bit as usize)
+    /// The same, without maintaining the key, for bit `hole_bit` of [`legal_mask`]
+    /// (hole `hole_bit + 1`): for counting, where keys are not read. The key is left stale.
+    /// Public for the benches only; not part of the supported API.
+    ///
+    /// [`legal_mask`]: Self::legal_mask
+    #[doc(hidden)]
+    #[inline]
+    pub fn play_unhashed(&mut self, hole_bit: u32) -> Effect {
+        sow::with_row_len!(self.variant, N => {
+            self.make::<N, READ_SWITCHES, false>(self.side.index() * N + hole_bit as usize)
+        })
     }
 
     /// The position after a move (checked), leaving `self` as it is.
@@ -520,12 +524,16 @@ mod tests {
     #[test]
     fn finished_positions_score_their_leftovers() {
         // South to move with an empty row: North keeps the stones on its side.
-        let pos: Position = "0,0,0,0,0,0,0,0,0/1,2,3,0,0,0,0,0,0 80 76 w".parse().unwrap();
+        let pos: Position = "0,0,0,0,0,0,0,0,0/1,2,3,0,0,0,0,0,0 80 76 w"
+            .parse()
+            .unwrap();
         assert!(pos.legal_moves().is_empty());
         assert_eq!(pos.final_scores(), Some([80, 82]));
         assert_eq!(pos.status(), Status::Won(Side::North));
         // A kazan over the line ends the game even with stones to play.
-        let won: Position = "1,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 82 78 b".parse().unwrap();
+        let won: Position = "1,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 82 78 b"
+            .parse()
+            .unwrap();
         assert_eq!(won.legal_mask(), 0);
         assert_eq!(won.status(), Status::Won(Side::South));
         assert_eq!(won.final_scores(), Some([83, 79]));

@@ -426,7 +426,10 @@ mod tests {
     fn every_listed_impossibility_is_refused() {
         assert_eq!(err(""), PositionError::FieldCount { found: 0 });
         assert_eq!(err("a b c d e f"), PositionError::FieldCount { found: 6 });
-        assert!(matches!(err("9,9,9,9,9,9,9,9,9 0 0 w 1"), PositionError::Rows(_)));
+        assert!(matches!(
+            err("9,9,9,9,9,9,9,9,9 0 0 w 1"),
+            PositionError::Rows(_)
+        ));
         assert!(matches!(
             err("9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 9 w"),
             PositionError::HoleCount {
@@ -464,7 +467,10 @@ mod tests {
             PositionError::SymmetricTuzdiks { hole: 3 }
         ));
         assert!(matches!(
-            parse("7,X,7,7,7,7,7/7,7,7,7,7,7,7 7 0 w", Variant::new(Family::Kozdatu)),
+            parse(
+                "7,X,7,7,7,7,7/7,7,7,7,7,7,7 7 0 w",
+                Variant::new(Family::Kozdatu)
+            ),
             Err(PositionError::TuzdikNotAllowed { .. })
         ));
         assert!(matches!(
@@ -501,7 +507,9 @@ mod tests {
 
     #[test]
     fn finished_positions_are_valid() {
-        let pos: Position = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w".parse().unwrap();
+        let pos: Position = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w"
+            .parse()
+            .unwrap();
         assert!(pos.legal_moves().is_empty());
     }
 }

@@ -18,6 +18,9 @@ pub(crate) const MAX_RING: usize = 18;
 
 pub(crate) struct Tables {
     pub hole: [[u64; 256]; MAX_RING],
+    /// `step[i][c] = hole[i][c] ^ hole[i][c + 1]`: the key change of one stone falling into
+    /// hole `i` that held `c` (one load per sown stone instead of two). `step[i][255]` is 0.
+    pub step: [[u64; 256]; MAX_RING],
     pub kazan: [[u64; 256]; 2],
     pub tuzdik: [[u64; MAX_RING]; 2],
     pub variant: [u64; 32],
@@ -27,6 +30,7 @@ pub(crate) struct Tables {
 const fn build() -> Tables {
     let mut tables = Tables {
         hole: [[0; 256]; MAX_RING],
+        step: [[0; 256]; MAX_RING],
         kazan: [[0; 256]; 2],
         tuzdik: [[0; MAX_RING]; 2],
         variant: [0; 32],
@@ -72,6 +76,15 @@ const fn build() -> Tables {
     }
     let (_, value) = splitmix64(state);
     tables.north_to_move = value;
+    let mut hole = 0;
+    while hole < MAX_RING {
+        let mut count = 0;
+        while count < 255 {
+            tables.step[hole][count] = tables.hole[hole][count] ^ tables.hole[hole][count + 1];
+            count += 1;
+        }
+        hole += 1;
+    }
     tables
 }
 

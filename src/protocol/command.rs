@@ -1,13 +1,13 @@
 //! The command layer: one input line in, one [`Command`] (or a clear error) out, parsed with
 //! nom. Nothing here touches engine state, so any line at all can be fed to [`parse`].
 
+use nom::IResult;
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{multispace0, multispace1};
 use nom::combinator::{all_consuming, map, opt, rest, value, verify};
 use nom::multi::many0;
 use nom::sequence::{pair, preceded, terminated};
-use nom::IResult;
 use thiserror::Error;
 
 /// Where a `position` command starts.
@@ -186,7 +186,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         },
         "bench" => match parse_count(args) {
             Some(depth) => Ok(Command::Bench(depth)),
-            None => Err(malformed("bench", "expected at most one depth, e.g. 'bench 12'")),
+            None => Err(malformed(
+                "bench",
+                "expected at most one depth, e.g. 'bench 12'",
+            )),
         },
         _ => Err(CommandError::Unknown(head.to_string())),
     }
@@ -206,7 +209,10 @@ fn parse_setoption(args: &str) -> Result<Command, CommandError> {
     // `name <words...> [value <rest>]`: the name may contain spaces ("Move Overhead").
     let name_part = preceded(pair(keyword("name"), multispace1), rest);
     let Ok((_, body)) = all_consuming(name_part)(args) else {
-        return Err(malformed("setoption", "expected 'setoption name <name> [value <value>]'"));
+        return Err(malformed(
+            "setoption",
+            "expected 'setoption name <name> [value <value>]'",
+        ));
     };
     let tokens: Vec<&str> = body.split_whitespace().collect();
     let split = tokens.iter().position(|t| t.eq_ignore_ascii_case("value"));
@@ -226,24 +232,19 @@ fn parse_setoption(args: &str) -> Result<Command, CommandError> {
 fn parse_position(args: &str) -> Result<Command, CommandError> {
     let startpos = value(StartSpec::Startpos, keyword("startpos"));
     let fen = map(
-        preceded(
-            pair(keyword("fen"), multispace1),
-            take_till1_before_moves,
-        ),
+        preceded(pair(keyword("fen"), multispace1), take_till1_before_moves),
         |text: &str| StartSpec::Fen(text.trim().to_string()),
     );
-    let moves = opt(preceded(
-        pair(multispace0, keyword("moves")),
-        words,
-    ));
-    let mut parser = all_consuming(terminated(
-        pair(alt((startpos, fen)), moves),
-        multispace0,
-    ));
+    let moves = opt(preceded(pair(multispace0, keyword("moves")), words));
+    let mut parser = all_consuming(terminated(pair(alt((startpos, fen)), moves), multispace0));
     match parser(args) {
         Ok((_, (start, moves))) => Ok(Command::Position {
             start,
-            moves: moves.unwrap_or_default().into_iter().map(str::to_string).collect(),
+            moves: moves
+                .unwrap_or_default()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
         }),
         Err(_) => Err(malformed(
             "position",
@@ -282,10 +283,15 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
         let key = tokens[index].to_ascii_lowercase();
         index += 1;
         let mut time = |slot: &mut Option<i64>, name: &'static str| -> Result<(), CommandError> {
-            let text = tokens.get(index).ok_or_else(|| malformed("go", format!("{name} needs a value")))?;
+            let text = tokens
+                .get(index)
+                .ok_or_else(|| malformed("go", format!("{name} needs a value")))?;
             index += 1;
             *slot = Some(parse_time(text).ok_or_else(|| {
-                malformed("go", format!("{name} '{text}' is not a number of milliseconds"))
+                malformed(
+                    "go",
+                    format!("{name} '{text}' is not a number of milliseconds"),
+                )
             })?);
             Ok(())
         };
@@ -306,8 +312,9 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
                     .get(index)
                     .ok_or_else(|| malformed("go", format!("{name} needs a value")))?;
                 index += 1;
-                let n = parse_count_value(text)
-                    .ok_or_else(|| malformed("go", format!("{name} '{text}' is not a whole number")))?;
+                let n = parse_count_value(text).ok_or_else(|| {
+                    malformed("go", format!("{name} '{text}' is not a whole number"))
+                })?;
                 match name {
                     "movestogo" => params.moves_to_go = Some(n),
                     "depth" => params.depth = Some(n),
@@ -326,7 +333,12 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
                     return Err(malformed("go", "searchmoves needs at least one move"));
                 }
             }
-            _ => return Err(malformed("go", format!("unknown limit '{}'", tokens[index - 1]))),
+            _ => {
+                return Err(malformed(
+                    "go",
+                    format!("unknown limit '{}'", tokens[index - 1]),
+                ));
+            }
         }
     }
     Ok(params)
@@ -334,8 +346,22 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
 
 fn is_go_keyword(token: &str) -> bool {
     const KEYWORDS: [&str; 16] = [
-        "wtime", "btime", "winc", "binc", "p1time", "p2time", "p1inc", "p2inc", "movetime",
-        "movestogo", "depth", "nodes", "mate", "infinite", "ponder", "searchmoves",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "p1time",
+        "p2time",
+        "p1inc",
+        "p2inc",
+        "movetime",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
     ];
     KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(token))
 }

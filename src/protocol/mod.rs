@@ -173,7 +173,10 @@ impl Session {
     }
 
     fn reap_finished_job(&mut self) {
-        if self.job.as_ref().is_some_and(|job| job.handle.is_finished())
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.handle.is_finished())
             && let Some(job) = self.job.take()
         {
             let _ = job.handle.join();
@@ -210,7 +213,8 @@ impl Session {
     fn eval(&self) {
         let pos = self.game.position();
         let (terms, total) = search::eval::terms(pos);
-        self.out.line("      term       South   North   score (South's view)");
+        self.out
+            .line("      term       South   North   score (South's view)");
         for term in &terms {
             self.out.line(&format!(
                 "{:>16} {:>7} {:>7} {:>7}",
@@ -277,9 +281,10 @@ impl Session {
             .stack_size(16 << 20)
             .spawn(move || {
                 let root = *game.position();
-                let outcome = search::search(&game, &limits, &tt, threads, &job_control, &mut |info| {
-                    out.line(&style.info(&root, &info));
-                });
+                let outcome =
+                    search::search(&game, &limits, &tt, threads, &job_control, &mut |info| {
+                        out.line(&style.info(&root, &info));
+                    });
                 out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
             });
         match spawned {
@@ -292,7 +297,8 @@ impl Session {
                 })
             }
             Err(error) => {
-                self.out.error(&format!("could not start the search: {error}"));
+                self.out
+                    .error(&format!("could not start the search: {error}"));
                 self.out.line("bestmove 0000");
             }
         }
@@ -315,7 +321,10 @@ impl Session {
             .stack_size(16 << 20)
             .spawn(move || {
                 let result = search::bench::run(depth, &job_control, |index, nodes| {
-                    out.line(&format!("info string bench position {} nodes {nodes}", index + 1));
+                    out.line(&format!(
+                        "info string bench position {} nodes {nodes}",
+                        index + 1
+                    ));
                 });
                 match result {
                     Ok(result) if job_control.stopped() => out.line(&format!(
@@ -359,8 +368,9 @@ impl Session {
             StartSpec::Fen(fen) => match text::parse(fen, variant) {
                 Ok((pos, fullmove)) => Game::from_position(pos, fullmove),
                 Err(error) => {
-                    self.out
-                        .error(&format!("bad position '{fen}': {error}; position unchanged"));
+                    self.out.error(&format!(
+                        "bad position '{fen}': {error}; position unchanged"
+                    ));
                     return;
                 }
             },
@@ -544,7 +554,11 @@ impl Style {
         match (self.dialect, ponder) {
             (Dialect::Uci, Some(reply)) => {
                 let both = self.moves_from(root, &[best, reply]);
-                format!("bestmove {} ponder {}", both[0], both.get(1).map_or("", String::as_str))
+                format!(
+                    "bestmove {} ponder {}",
+                    both[0],
+                    both.get(1).map_or("", String::as_str)
+                )
             }
             _ => format!("bestmove {}", moves[0]),
         }
@@ -707,7 +721,9 @@ mod tests {
         let before = s.game().clone();
         s.handle_line("position startpos moves 7 86");
         s.handle_line("position fen 9,9/9 0 0 w");
-        s.handle_line("position fen 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w moves 1 1 1 1 1 1 1 1 12");
+        s.handle_line(
+            "position fen 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w moves 1 1 1 1 1 1 1 1 12",
+        );
         let lines = take(&out);
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(lines.iter().all(|l| l.starts_with("info string error: ")));
@@ -743,7 +759,9 @@ mod tests {
         s.handle_line("d");
         let lines = take(&out);
         assert!(
-            lines.iter().any(|l| l == "Fen: 5,5,5,5,5/5,5,5,5,5 0 0 w 1"),
+            lines
+                .iter()
+                .any(|l| l == "Fen: 5,5,5,5,5/5,5,5,5,5 0 0 w 1"),
             "{lines:?}"
         );
         assert!(lines.iter().any(|l| l == "Legal: 1 2 3 4 5"));
@@ -755,13 +773,17 @@ mod tests {
         s.handle_line("perft 3");
         s.finish();
         let lines = take(&out);
-        assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 613"));
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("Nodes searched: 613")
+        );
         assert_eq!(lines.len(), 11);
     }
 
     #[test]
     fn long_lines_are_refused_whole() {
-        let mut input = std::io::Cursor::new(format!("{}\nisready\n", "x".repeat(MAX_LINE_BYTES + 5)));
+        let mut input =
+            std::io::Cursor::new(format!("{}\nisready\n", "x".repeat(MAX_LINE_BYTES + 5)));
         assert_eq!(
             read_bounded_line(&mut input).unwrap(),
             Some(Err(MAX_LINE_BYTES + 5))

@@ -165,16 +165,19 @@ impl Options {
                 Ok(Changed::Other)
             }
             "ponder" => {
-                self.ponder = parse_on_off("Ponder", need(name, value)?).map_err(|e| e.to_string())?;
+                self.ponder =
+                    parse_on_off("Ponder", need(name, value)?).map_err(|e| e.to_string())?;
                 Ok(Changed::Other)
             }
             "clear hash" => match value {
                 None | Some("") => Ok(Changed::ClearHash),
-                Some(v) => Err(format!("Clear Hash is a button and takes no value (got '{v}')")),
+                Some(v) => Err(format!(
+                    "Clear Hash is a button and takes no value (got '{v}')"
+                )),
             },
             "longmoves" => {
-                self.long_moves = parse_on_off("LongMoves", need(name, value)?)
-                    .map_err(|e| e.to_string())?;
+                self.long_moves =
+                    parse_on_off("LongMoves", need(name, value)?).map_err(|e| e.to_string())?;
                 Ok(Changed::Other)
             }
             _ => Err(format!("unknown option '{name}'")),

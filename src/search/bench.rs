@@ -41,9 +41,12 @@ pub fn positions() -> Result<Vec<Game>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (spec, fen) = line
-            .split_once(';')
-            .ok_or_else(|| format!("bench.txt line {}: expected '<variant> ; <position>'", number + 1))?;
+        let (spec, fen) = line.split_once(';').ok_or_else(|| {
+            format!(
+                "bench.txt line {}: expected '<variant> ; <position>'",
+                number + 1
+            )
+        })?;
         let variant: Variant = spec
             .trim()
             .parse()
@@ -57,7 +60,11 @@ pub fn positions() -> Result<Vec<Game>, String> {
 
 /// Runs the bench at `depth`, calling `each` after every position with its index and nodes.
 /// `control` can stop it early (the result then covers what was done).
-pub fn run(depth: u32, control: &Control, mut each: impl FnMut(usize, u64)) -> Result<BenchResult, String> {
+pub fn run(
+    depth: u32,
+    control: &Control,
+    mut each: impl FnMut(usize, u64),
+) -> Result<BenchResult, String> {
     let games = positions()?;
     let tt = TranspositionTable::new(16);
     let limits = Limits {

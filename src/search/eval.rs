@@ -72,7 +72,12 @@ pub fn terms(pos: &Position) -> (Vec<Term>, i32) {
         weights::ROW_STONE,
         1,
     );
-    add("mobility", pair(&|s| mobility(pos, s)), weights::MOBILITY, 1);
+    add(
+        "mobility",
+        pair(&|s| mobility(pos, s)),
+        weights::MOBILITY,
+        1,
+    );
     let us = pos.side_to_move();
     let predictor = Predictor::new(pos);
     let threat = |s: Side| {

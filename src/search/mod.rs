@@ -15,8 +15,8 @@ pub mod parameters;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use smallvec::SmallVec;
@@ -242,7 +242,6 @@ struct RootMove {
     seldepth: u32,
 }
 
-
 /// Late-move reductions by depth and move number: about ln(depth) * ln(number) / divisor.
 struct LmrTable([[i32; 16]; 64]);
 
@@ -251,7 +250,8 @@ impl LmrTable {
         let mut table = [[0; 16]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (number, cell) in row.iter_mut().enumerate().skip(1) {
-                let value = (depth as f64).ln() * (number as f64).ln() / p::LMR_DIVISOR + p::LMR_BASE;
+                let value =
+                    (depth as f64).ln() * (number as f64).ln() / p::LMR_DIVISOR + p::LMR_BASE;
                 *cell = value.max(0.0) as i32;
             }
         }
@@ -413,7 +413,12 @@ impl<'a> Worker<'a> {
 
     /// The moves of a node other than `skip`, best first: predicted captures by size, then
     /// killers, then history.
-    fn ordered_moves(&self, pos: &Position, ply: usize, skip: Option<u8>) -> SmallVec<[(u8, i32); 9]> {
+    fn ordered_moves(
+        &self,
+        pos: &Position,
+        ply: usize,
+        skip: Option<u8>,
+    ) -> SmallVec<[(u8, i32); 9]> {
         let side = pos.side_to_move();
         let predictor = Predictor::new(pos);
         let mut moves: SmallVec<[(u8, i32); 9]> = SmallVec::new();
@@ -457,7 +462,14 @@ impl<'a> Worker<'a> {
         *slot += bonus - *slot * bonus / p::HISTORY_MAX;
     }
 
-    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+    ) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -514,7 +526,14 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         self.path[self.base + ply] = (pos.key(), kazan_total(pos));
@@ -548,7 +567,11 @@ impl<'a> Worker<'a> {
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
-        let hit = if use_table { self.shared.tt.probe(key) } else { None };
+        let hit = if use_table {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
         let tt_hole = hit
             .and_then(|h| h.mv)
             .and_then(Move::source)
@@ -733,7 +756,13 @@ impl<'a> Worker<'a> {
 }
 
 impl Worker<'_> {
-    fn report(&self, index: usize, depth: u32, bound: Option<ScoreBound>, root: &Position) -> Report {
+    fn report(
+        &self,
+        index: usize,
+        depth: u32,
+        bound: Option<ScoreBound>,
+        root: &Position,
+    ) -> Report {
         let root_move = &self.root_moves[index];
         // The PV is replayed from the root; anything illegal (a key collision) is cut off.
         let mut pv = Vec::new();
@@ -760,7 +789,9 @@ impl Worker<'_> {
     /// Iterative deepening. Only worker 0 reports and decides when to stop.
     fn iterate(&mut self, root: &Position, on_info: &mut dyn FnMut(Info)) -> u32 {
         let limits = self.shared.limits;
-        let max_depth = limits.depth.map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
         let mut depth = 1 + (self.id as u32 & 1);
@@ -768,13 +799,12 @@ impl Worker<'_> {
             for pv_index in 0..multipv {
                 let previous = self.root_moves[pv_index].score;
                 let mut window = p::ASPIRATION_WINDOW;
-                let (mut alpha, mut beta) = if depth as i32 >= p::ASPIRATION_MIN_DEPTH
-                    && previous.abs() < MATE_BOUND
-                {
-                    (previous - window, previous + window)
-                } else {
-                    (-INFINITY, INFINITY)
-                };
+                let (mut alpha, mut beta) =
+                    if depth as i32 >= p::ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+                        (previous - window, previous + window)
+                    } else {
+                        (-INFINITY, INFINITY)
+                    };
                 loop {
                     let score = self.root_search(depth as i32, alpha, beta, pv_index, on_info);
                     if self.stopped {
@@ -783,13 +813,23 @@ impl Worker<'_> {
                     if score <= alpha {
                         if self.id == 0 {
                             self.root_moves[pv_index].score = score;
-                            on_info(Info::Line(self.report(pv_index, depth, Some(ScoreBound::Upper), root)));
+                            on_info(Info::Line(self.report(
+                                pv_index,
+                                depth,
+                                Some(ScoreBound::Upper),
+                                root,
+                            )));
                         }
                         beta = (alpha + beta) / 2;
                         alpha = (score - window).max(-INFINITY);
                     } else if score >= beta {
                         if self.id == 0 {
-                            on_info(Info::Line(self.report(pv_index, depth, Some(ScoreBound::Lower), root)));
+                            on_info(Info::Line(self.report(
+                                pv_index,
+                                depth,
+                                Some(ScoreBound::Lower),
+                                root,
+                            )));
                         }
                         beta = (score + window).min(INFINITY);
                     } else {

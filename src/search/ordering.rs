@@ -77,7 +77,11 @@ impl<'a> Predictor<'a> {
         let mover = side.index();
         let mut gain = 0;
         if let Some(square) = self.tuzdik_square[mover] {
-            let distance = if square >= start { square - start } else { square + len - start };
+            let distance = if square >= start {
+                square - start
+            } else {
+                square + len - start
+            };
             if distance < count {
                 gain += 1;
             }

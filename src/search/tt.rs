@@ -22,7 +22,7 @@
 //! any other result goes to the second (so recent results are never lost). Buckets are 32
 //! bytes, so two share a cache line.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::Move;
 
@@ -195,7 +195,15 @@ impl TranspositionTable {
 
     /// Stores a result. A missing move keeps the one already stored for the same position.
     #[inline]
-    pub fn store(&self, key: u64, score: i16, eval: i16, mv: Option<Move>, bound: Bound, depth: u8) {
+    pub fn store(
+        &self,
+        key: u64,
+        score: i16,
+        eval: i16,
+        mv: Option<Move>,
+        bound: Bound,
+        depth: u8,
+    ) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let [first, second] = &bucket.entries;
@@ -211,7 +219,9 @@ impl TranspositionTable {
             // second holds: it moves down.
             if !same && unpack(first_data).is_some() {
                 second.data.store(first_data, Ordering::Relaxed);
-                second.check.store(first_key ^ first_data, Ordering::Relaxed);
+                second
+                    .check
+                    .store(first_key ^ first_data, Ordering::Relaxed);
             }
             (first, first_data)
         } else {
@@ -287,7 +297,14 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for key in 0..100_000u64 {
-            tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 1, 1, None, Bound::Exact, 1);
+            tt.store(
+                key.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                1,
+                1,
+                None,
+                Bound::Exact,
+                1,
+            );
         }
         assert!(tt.hashfull() > 500);
         tt.new_search();
@@ -303,7 +320,14 @@ mod tests {
                 scope.spawn(move || {
                     for i in 0..50_000u64 {
                         let key = (i * 2 + t).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-                        tt.store(key, (i % 1000) as i16, 0, Some(Move::hole(1 + (i % 9) as u8)), Bound::Exact, 3);
+                        tt.store(
+                            key,
+                            (i % 1000) as i16,
+                            0,
+                            Some(Move::hole(1 + (i % 9) as u8)),
+                            Bound::Exact,
+                            3,
+                        );
                         if let Some(hit) = tt.probe(key) {
                             assert_eq!(hit.score, (i % 1000) as i16);
                         }

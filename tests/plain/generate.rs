@@ -707,7 +707,7 @@ pub fn generate_suite() -> String {
     );
     out.push_str("# position has perft 0 at every depth >= 1.\n");
     out.push_str(&format!(
-        "# {} positions, {} nodes in all (the sum of every count on every line).\n",
+        "# {} Toguz-family positions, {} nodes in all (the sum of every count on every line).\n",
         b.positions, b.nodes
     ));
     out.push_str(&b.body);

@@ -15,6 +15,7 @@
 #![allow(dead_code)]
 
 pub mod generate;
+pub mod mangala;
 
 pub const SOUTH: usize = 0;
 pub const NORTH: usize = 1;

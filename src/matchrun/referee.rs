@@ -1,0 +1,423 @@
+//! The referee: plays one game between two seats, keeping the game itself with the
+//! project's rules. Engines only propose moves; every move is checked, every clock is kept
+//! here, and the rules (or a forfeit) decide the result.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::clock::{Clock, Limits, TimeControl};
+use super::engine::{Engine, EngineSpec, Failure, Proto};
+use super::openings::Opening;
+use crate::game::{Game, GameError, Termination};
+use crate::moves::MoveError;
+use crate::position::{Side, Status};
+use crate::record::Outcome;
+use crate::variant::Variant;
+
+/// What every game of a match shares.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The rules.
+    pub variant: Variant,
+    /// Time control and search limits.
+    pub limits: Limits,
+    /// How far past its time an answer may come and still count.
+    pub grace: Duration,
+    /// The longest wait for a move when there is no clock.
+    pub move_timeout: Duration,
+    /// Adjudicate after this many plies.
+    pub max_plies: Option<u32>,
+    /// Log all engine traffic to stderr.
+    pub debug: bool,
+}
+
+/// One engine's place in a worker: its spec and, while it runs, its process.
+pub struct Seat {
+    /// How to start it.
+    pub spec: EngineSpec,
+    /// Its name in records and output.
+    pub name: String,
+    /// A label for debug output.
+    pub label: String,
+    /// The running process (`None` before its first game and after a fault).
+    pub engine: Option<Engine>,
+}
+
+impl Seat {
+    /// Quits the engine, if it runs.
+    pub fn shutdown(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            engine.quit();
+        }
+    }
+}
+
+/// The kind of a fault, for the PGN `Termination` tag and the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    /// Could not be started, or failed its handshake.
+    Start,
+    /// The process died.
+    Crash,
+    /// Answered after its time ran out.
+    Time,
+    /// Never answered.
+    NoAnswer,
+    /// A move that is unparsable or illegal, or a bare `bestmove`.
+    Illegal,
+}
+
+impl FaultKind {
+    /// A short name for summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Start => "start failure",
+            FaultKind::Crash => "crash",
+            FaultKind::Time => "time loss",
+            FaultKind::NoAnswer => "no answer",
+            FaultKind::Illegal => "illegal move",
+        }
+    }
+
+    /// The PGN `Termination` tag's value.
+    pub fn pgn_termination(self) -> &'static str {
+        match self {
+            FaultKind::Time | FaultKind::NoAnswer => "time forfeit",
+            FaultKind::Illegal => "rules infraction",
+            FaultKind::Start | FaultKind::Crash => "abandoned",
+        }
+    }
+}
+
+/// A fault that lost a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Its kind.
+    pub kind: FaultKind,
+    /// What happened, in words.
+    pub detail: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules (RULES.md 3a-3c).
+    Rules(Termination),
+    /// Adjudicated at `--max-plies`: the board is shared as for a repetition.
+    MaxPlies(u32),
+    /// An engine lost by a fault.
+    Forfeit {
+        /// Who lost.
+        loser: Side,
+        /// Why.
+        fault: Fault,
+    },
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The game as the referee kept it.
+    pub game: Game,
+    /// How it ended.
+    pub ending: Ending,
+    /// Its result.
+    pub outcome: Outcome,
+    /// Final scores `[South, North]` when the board decided.
+    pub scores: Option<[u32; 2]>,
+    /// A note per move: `<score>/<depth> <seconds>s`.
+    pub notes: Vec<String>,
+    /// The names `[South, North]`.
+    pub names: [String; 2],
+}
+
+impl Played {
+    /// The termination reason in words, as written in the PGN comment.
+    pub fn reason(&self) -> String {
+        let scores = |s: [u32; 2]| format!("South {} - North {}", s[0], s[1]);
+        match &self.ending {
+            Ending::Rules(end) => {
+                let who = match self.game.status() {
+                    Status::Won(side) => format!("{side} wins"),
+                    _ => "Draw".to_string(),
+                };
+                let s = self.scores.map(scores).unwrap_or_default();
+                format!("{who}, {s}: {}", end.describe())
+            }
+            Ending::MaxPlies(plies) => {
+                let s = self.scores.map(scores).unwrap_or_default();
+                format!(
+                    "Adjudicated after {plies} plies: the board is shared as for a repetition, {s}"
+                )
+            }
+            Ending::Forfeit { loser, fault } => format!(
+                "{loser} ({}) loses {}",
+                self.names[loser.index()],
+                fault.detail
+            ),
+        }
+    }
+
+    /// The PGN `Termination` tag.
+    pub fn pgn_termination(&self) -> &'static str {
+        match &self.ending {
+            Ending::Rules(_) => "normal",
+            Ending::MaxPlies(_) => "adjudication",
+            Ending::Forfeit { fault, .. } => fault.kind.pgn_termination(),
+        }
+    }
+}
+
+fn winner_outcome(winner: Side) -> Outcome {
+    match winner {
+        Side::South => Outcome::SouthWins,
+        Side::North => Outcome::NorthWins,
+    }
+}
+
+/// The `position` command for a game so far (moves in the short form).
+pub fn position_command(opening: &Opening, game: &Game) -> String {
+    let mut text = if opening.is_startpos() {
+        "position startpos".to_string()
+    } else {
+        format!(
+            "position fen {}",
+            game.start().to_fen(game.start_fullmove())
+        )
+    };
+    if !game.moves().is_empty() {
+        text.push_str(" moves");
+        for mv in game.moves() {
+            text.push(' ');
+            text.push_str(&mv.to_string());
+        }
+    }
+    text
+}
+
+/// The `go` command.
+pub fn go_command(proto: Proto, limits: &Limits, clocks: &[Clock; 2], mover: Side) -> String {
+    let mut text = "go".to_string();
+    match limits.time {
+        TimeControl::None => {}
+        TimeControl::MoveTime(ms) => text.push_str(&format!(" movetime {ms}")),
+        TimeControl::Clock { increment_ms, .. } => {
+            let (south, north) = (clocks[0].remaining_ms(), clocks[1].remaining_ms());
+            match proto {
+                Proto::Uci => text.push_str(&format!(
+                    " wtime {south} btime {north} winc {increment_ms} binc {increment_ms}"
+                )),
+                Proto::Ugi => text.push_str(&format!(
+                    " p1time {south} p2time {north} p1inc {increment_ms} p2inc {increment_ms}"
+                )),
+            }
+        }
+    }
+    if let Some(m) = clocks[mover.index()].moves_to_go() {
+        text.push_str(&format!(" movestogo {m}"));
+    }
+    if let Some(depth) = limits.depth {
+        text.push_str(&format!(" depth {depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        text.push_str(&format!(" nodes {nodes}"));
+    }
+    text
+}
+
+/// The fault for a failure; `detail` reads after "loses".
+fn fault_of(failure: &Failure) -> Fault {
+    match failure {
+        Failure::Start(why) => Fault {
+            kind: FaultKind::Start,
+            detail: format!("by failing to start: {why}"),
+        },
+        Failure::Crashed(why) => Fault {
+            kind: FaultKind::Crash,
+            detail: format!("by a crash ({why})"),
+        },
+        Failure::Silent { .. } | Failure::Stopped => Fault {
+            kind: FaultKind::NoAnswer,
+            detail: format!("by not answering: {failure}"),
+        },
+    }
+}
+
+/// Makes sure a seat has a running engine that is ready for a new game. A seat whose engine
+/// fails here is left empty (it is started afresh for its next game).
+fn prepare(seat: &mut Seat, settings: &Settings, stop: &AtomicBool) -> Result<(), Failure> {
+    if seat.engine.is_none() {
+        seat.engine = Some(Engine::start(
+            &seat.spec,
+            &seat.label,
+            settings.variant,
+            settings.debug,
+            stop,
+        )?);
+    }
+    let result = match seat.engine.as_mut() {
+        Some(engine) => engine.new_game(stop),
+        None => Ok(()),
+    };
+    if result.is_err() {
+        seat.engine = None;
+    }
+    result
+}
+
+/// Plays one game: `seats[0]` is South, `seats[1]` North. `None` when the match was stopped
+/// before the game finished (it is abandoned).
+pub fn play(
+    seats: [&mut Seat; 2],
+    opening: &Opening,
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Option<Played> {
+    let names = [seats[0].name.clone(), seats[1].name.clone()];
+    let mut game = opening.game.clone();
+    let mut notes = Vec::new();
+    let finish = |game: Game, ending: Ending, notes: Vec<String>| -> Played {
+        let (outcome, scores) = match &ending {
+            Ending::Rules(_) => (Outcome::from_status(game.status()), game.final_scores()),
+            Ending::MaxPlies(_) => {
+                let scores = game.position().shared_scores();
+                (
+                    Outcome::from_status(Status::from_scores(scores)),
+                    Some(scores),
+                )
+            }
+            Ending::Forfeit { loser, .. } => (winner_outcome(loser.opponent()), None),
+        };
+        Played {
+            game,
+            ending,
+            outcome,
+            scores,
+            notes,
+            names: names.clone(),
+        }
+    };
+
+    for side in Side::BOTH {
+        match prepare(seats[side.index()], settings, stop) {
+            Ok(()) => {}
+            Err(Failure::Stopped) => return None,
+            Err(failure) => {
+                let mut fault = fault_of(&failure);
+                if let Failure::Silent { .. } = failure {
+                    fault.detail = format!("by not getting ready for the game: {failure}");
+                }
+                let ending = Ending::Forfeit { loser: side, fault };
+                return Some(finish(game, ending, notes));
+            }
+        }
+    }
+
+    let mut clocks = [
+        Clock::new(settings.limits.time),
+        Clock::new(settings.limits.time),
+    ];
+    let mut plies = 0u32;
+    loop {
+        if let Some(end) = game.termination() {
+            return Some(finish(game, Ending::Rules(end), notes));
+        }
+        if let Some(max) = settings.max_plies
+            && plies >= max
+        {
+            return Some(finish(game, Ending::MaxPlies(plies), notes));
+        }
+        let side = game.position().side_to_move();
+        let seat = &mut *seats[side.index()];
+        let Some(engine) = seat.engine.as_mut() else {
+            // Not reachable: both seats were prepared above and only a fault empties one.
+            let fault = Fault {
+                kind: FaultKind::Crash,
+                detail: "the engine is not running".to_string(),
+            };
+            return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
+        };
+        let position = position_command(opening, &game);
+        let go = go_command(engine.proto(), &settings.limits, &clocks, side);
+        let clock = &mut clocks[side.index()];
+        let allowed = clock
+            .allowance(settings.grace)
+            .unwrap_or(settings.move_timeout);
+        let reply = match engine.think(&position, &go, allowed, stop) {
+            Ok(reply) => reply,
+            Err(Failure::Stopped) => return None,
+            Err(failure) => {
+                seat.engine = None;
+                let fault = match (&failure, settings.limits.time) {
+                    (
+                        Failure::Silent { waited, .. },
+                        TimeControl::Clock { .. } | TimeControl::MoveTime(_),
+                    ) => Fault {
+                        kind: FaultKind::Time,
+                        detail: format!(
+                            "on time: no move within {:.3} s (its time plus a grace of {} ms)",
+                            waited.as_secs_f64(),
+                            settings.grace.as_millis()
+                        ),
+                    },
+                    _ => fault_of(&failure),
+                };
+                return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
+            }
+        };
+        let before_ms = clock.remaining_ms();
+        if !clock.charge(reply.elapsed, settings.grace) {
+            let detail = match settings.limits.time {
+                TimeControl::MoveTime(ms) => format!(
+                    "on time: {:.3} s used for a {:.3} s move (grace {} ms)",
+                    reply.elapsed.as_secs_f64(),
+                    ms as f64 / 1000.0,
+                    settings.grace.as_millis()
+                ),
+                _ => format!(
+                    "on time: {:.3} s used with {:.3} s left (grace {} ms)",
+                    reply.elapsed.as_secs_f64(),
+                    before_ms as f64 / 1000.0,
+                    settings.grace.as_millis()
+                ),
+            };
+            let fault = Fault {
+                kind: FaultKind::Time,
+                detail,
+            };
+            return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
+        }
+        let Some(text) = reply.text else {
+            seat.engine = None;
+            let fault = Fault {
+                kind: FaultKind::Illegal,
+                detail: "by answering 'bestmove' without a move".to_string(),
+            };
+            return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
+        };
+        let fen = game.fen();
+        if let Err(error) = game.play_text(&text) {
+            seat.engine = None;
+            let what = match error {
+                GameError::Move(MoveError::Syntax(_)) => "unparsable",
+                _ => "illegal",
+            };
+            let fault = Fault {
+                kind: FaultKind::Illegal,
+                detail: format!("by an {what} move '{text}' in {fen}: {error}"),
+            };
+            return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
+        }
+        plies += 1;
+        let mut note = String::new();
+        if let Some(score) = &reply.score {
+            note.push_str(score);
+            if let Some(depth) = reply.depth {
+                note.push_str(&format!("/{depth}"));
+            }
+            note.push(' ');
+        }
+        note.push_str(&format!("{:.3}s", reply.elapsed.as_secs_f64()));
+        notes.push(note);
+    }
+}
