@@ -16,15 +16,13 @@ pub mod time;
 pub mod tt;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-use smallvec::SmallVec;
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::position::Position;
-use ordering::{Gain, Predictor};
+use crate::position::{Position, Side};
+use ordering::{Gain, Scan, ring_words};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
 
@@ -212,6 +210,19 @@ struct Shared<'a> {
     start: Instant,
     /// Per-thread node counts, published every few hundred nodes.
     nodes: Vec<AtomicU64>,
+    /// The iteration depth the main thread is searching (helpers search ahead of it).
+    main_depth: AtomicU32,
+    /// The deepest iteration a helper thread has completed ([`Finished::depth`]), readable
+    /// without the lock.
+    finished_depth: AtomicU32,
+    finished: Mutex<Finished>,
+}
+
+/// A helper thread's completed iteration, for the main thread to take over.
+struct Finished {
+    depth: u32,
+    /// The helper's root moves after it, best first.
+    root_moves: Vec<RootMove>,
 }
 
 impl Shared<'_> {
@@ -266,11 +277,53 @@ impl LmrTable {
 
 static LMR_TABLE: std::sync::LazyLock<LmrTable> = std::sync::LazyLock::new(LmrTable::build);
 
+/// A node's moves in search order, the highest order key first, ties in hole order.
+#[derive(Clone, Copy)]
+struct MoveList {
+    /// `key << 4 | (15 - offset)` for the move of hole `offset + 1`: sorting these plain
+    /// integers sorts by key, and the low bits break ties by hole as a stable sort would.
+    entries: [i32; 9],
+    len: usize,
+}
+
+impl MoveList {
+    const EMPTY: MoveList = MoveList {
+        entries: [0; 9],
+        len: 0,
+    };
+
+    /// Adds the move of hole `offset + 1`, with an order key below 2^27 in magnitude, in
+    /// its place. Most lists are used to the end (a cutoff usually comes from the table's
+    /// move, searched before the list is made), so sorting as the moves come is cheaper
+    /// than selecting them one by one.
+    #[inline(always)]
+    fn push(&mut self, offset: usize, key: i32) {
+        let entry = key << 4 | (15 - offset as i32);
+        let mut at = self.len;
+        while at > 0 && self.entries[at - 1] < entry {
+            self.entries[at] = self.entries[at - 1];
+            at -= 1;
+        }
+        self.entries[at] = entry;
+        self.len += 1;
+    }
+
+    /// The hole offset of the `index`-th move.
+    #[inline(always)]
+    fn get(&self, index: usize) -> Option<usize> {
+        self.entries[..self.len]
+            .get(index)
+            .map(|&entry| 15 - (entry & 15) as usize)
+    }
+}
+
 /// One thread's search state.
 struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
     nodes: u64,
+    /// The node count at which `tick` next looks at the limits and the clock.
+    next_check: u64,
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -282,6 +335,13 @@ struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<RootMove>,
+    /// The reductions, dereferenced once rather than at every move.
+    lmr: &'static LmrTable,
+    /// The iteration depth being searched.
+    depth: u32,
+    /// Set (with `stopped`) when the main thread drops its iteration because a helper has
+    /// completed one at least as deep.
+    superseded: bool,
 }
 
 fn kazan_total(pos: &Position) -> u32 {
@@ -325,6 +385,11 @@ fn score_from_tt(score: i16, ply: usize) -> i32 {
     }
 }
 
+/// How often (in nodes) a thread publishes its count and looks at the stop flag and clock.
+const CHECK_INTERVAL: u64 = 1024;
+/// How often a thread of several adds up the node counts under a `nodes` limit.
+const SHARED_NODES_INTERVAL: u64 = 64;
+
 impl<'a> Worker<'a> {
     fn new(id: usize, shared: &'a Shared<'a>, game: &Game, root_moves: Vec<RootMove>) -> Self {
         // The game's positions since the last kazan change can repeat; older ones cannot.
@@ -340,10 +405,11 @@ impl<'a> Worker<'a> {
             .collect();
         let base = path.len() - 1;
         path.resize(base + MAX_PLY + 2, (0, 0));
-        Worker {
+        let mut worker = Worker {
             id,
             shared,
             nodes: 0,
+            next_check: 0,
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
@@ -353,7 +419,12 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves,
-        }
+            lmr: &LMR_TABLE,
+            depth: u32::MAX,
+            superseded: false,
+        };
+        worker.next_check = worker.next_checkpoint();
+        worker
     }
 
     #[inline]
@@ -361,17 +432,45 @@ impl<'a> Worker<'a> {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
 
-    /// Counts a node and decides whether to stop.
-    #[inline]
+    /// Counts a node and decides whether to stop. The limits are looked at only every so
+    /// many nodes (see [`next_checkpoint`](Self::next_checkpoint)): one comparison per node.
+    #[inline(always)]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
+        self.stopped
+    }
+
+    /// The first node count after the current one at which something must be looked at: a
+    /// multiple of [`CHECK_INTERVAL`]; under a `nodes` limit the limit itself on one thread
+    /// (so that it is exact) or a multiple of [`SHARED_NODES_INTERVAL`] on several.
+    fn next_checkpoint(&self) -> u64 {
+        let after = |interval: u64| (self.nodes / interval + 1) * interval;
+        let mut next = after(CHECK_INTERVAL);
+        if let Some(limit) = self.shared.limits.nodes {
+            if self.shared.nodes.len() == 1 {
+                if limit > self.nodes {
+                    next = next.min(limit);
+                }
+            } else {
+                next = next.min(after(SHARED_NODES_INTERVAL));
+            }
+        }
+        next
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_limits(&mut self) {
         if let Some(limit) = self.shared.limits.nodes {
             if self.shared.nodes.len() == 1 {
                 if self.nodes >= limit {
                     self.stopped = true;
                     self.shared.halt();
                 }
-            } else if self.nodes & 63 == 0 {
+            } else if self.nodes % SHARED_NODES_INTERVAL == 0 {
                 self.publish_nodes();
                 if self.shared.total_nodes() >= limit {
                     self.stopped = true;
@@ -379,7 +478,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes % CHECK_INTERVAL == 0 {
             self.publish_nodes();
             if self.shared.stopped() {
                 self.stopped = true;
@@ -390,13 +489,28 @@ impl<'a> Worker<'a> {
             {
                 self.stopped = true;
                 self.shared.halt();
+            } else if self.id == 0
+                && self.shared.finished_depth.load(Ordering::Relaxed) >= self.depth
+            {
+                // A helper got there first: its result is taken over at the next iteration.
+                self.stopped = true;
+                self.superseded = true;
             }
         }
-        self.stopped
+        self.next_check = self.next_checkpoint();
     }
 
-    fn is_repetition(&self, ply: usize) -> bool {
-        let (key, total) = self.path[self.base + ply];
+    /// Whether the node at `ply`, with kazan total `total`, may repeat an earlier position:
+    /// only positions with the same kazans can, and those come in an unbroken run just
+    /// before it, so a kazan change two plies back rules it out without the key.
+    #[inline(always)]
+    fn may_repeat(&self, ply: usize, total: u32) -> bool {
+        let here = self.base + ply;
+        here >= 2 && self.path[here - 2].1 == total
+    }
+
+    /// Whether the node at `ply` repeats an earlier position (rule 3c).
+    fn is_repetition(&self, ply: usize, key: u64, total: u32) -> bool {
         let mut index = self.base + ply;
         while index >= 2 {
             index -= 2;
@@ -413,41 +527,29 @@ impl<'a> Worker<'a> {
 
     /// The moves of a node other than `skip`, best first: predicted captures by size, then
     /// killers, then history.
-    fn ordered_moves(
-        &self,
-        pos: &Position,
-        ply: usize,
-        skip: Option<u8>,
-    ) -> SmallVec<[(u8, i32); 9]> {
-        let side = pos.side_to_move();
-        let predictor = Predictor::new(pos);
-        let mut moves: SmallVec<[(u8, i32); 9]> = SmallVec::new();
-        let mut mask = pos.legal_mask();
+    #[inline]
+    fn ordered_moves(&self, scan: &Scan, side: Side, ply: usize, skip: Option<u8>) -> MoveList {
+        let mut list = MoveList::EMPTY;
+        let mut mask = scan.moves();
+        if let Some(hole) = skip {
+            mask &= !(1 << (hole - 1));
+        }
+        let [first_killer, second_killer] = self.killers[ply];
         while mask != 0 {
             let offset = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let hole = offset as u8 + 1;
-            if Some(hole) == skip {
-                continue;
-            }
-            let mv = Move::hole(hole);
-            let order = match predictor.gain(side, offset) {
+            let mv = Some(Move::hole(hole));
+            let key = match scan.gain(offset) {
                 Gain::Exact(gain) if gain > 0 => (1 << 24) + gain * 1024,
                 Gain::Unknown => 1 << 23,
-                Gain::Exact(_) if self.killers[ply][0] == Some(mv) => 1 << 22,
-                Gain::Exact(_) if self.killers[ply][1] == Some(mv) => (1 << 22) - 1,
+                Gain::Exact(_) if mv == first_killer => 1 << 22,
+                Gain::Exact(_) if mv == second_killer => (1 << 22) - 1,
                 Gain::Exact(_) => self.history[side.index()][hole as usize],
             };
-            moves.push((hole, order));
+            list.push(offset, key);
         }
-        for i in 1..moves.len() {
-            let mut j = i;
-            while j > 0 && moves[j - 1].1 < moves[j].1 {
-                moves.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        moves
+        list
     }
 
     fn update_quiet_stats(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32) {
@@ -462,9 +564,11 @@ impl<'a> Worker<'a> {
         *slot += bonus - *slot * bonus / p::HISTORY_MAX;
     }
 
+    /// Captures only, below the horizon. `moves` is `pos.legal_mask()`.
     fn quiescence(
         &mut self,
         pos: &Position,
+        moves: u16,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -474,42 +578,53 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let mask = pos.legal_mask();
-        if mask == 0 {
+        if moves == 0 {
             return terminal_score(pos, ply);
         }
-        let side = pos.side_to_move();
-        let predictor = Predictor::new(pos);
-        let mut captures: SmallVec<[(u32, i32); 9]> = SmallVec::new();
-        let mut threat = 0;
-        let mut bits = mask;
-        while bits != 0 {
-            let offset = bits.trailing_zeros();
-            bits &= bits - 1;
-            match predictor.gain(side, offset as usize) {
-                Gain::Exact(gain) if gain >= 2 => {
-                    threat = threat.max(gain);
-                    captures.push((offset, gain));
-                }
-                Gain::Exact(gain) => threat = threat.max(gain),
-                Gain::Unknown => captures.push((offset, 1)),
-            }
+        let words = ring_words(pos);
+        let board = eval::board_score(pos, &words);
+        // The threat term only adds: when the rest of the evaluation stands pat already, the
+        // moves need no scan.
+        if board >= beta {
+            return board;
         }
-        let stand_pat = eval::evaluate_with_threat(pos, threat);
+        let scan = Scan::with_words(pos, moves, &words);
+        let stand_pat = board + eval::threat_score(&scan);
         if stand_pat >= beta || ply >= MAX_PLY || qdepth >= p::QUIESCENCE_MAX_PLY {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        captures.sort_unstable_by_key(|&(_, gain)| std::cmp::Reverse(gain));
+        // Predicted captures by size, then the long sowings that may capture (key 1).
+        let mut captures = MoveList::EMPTY;
+        let mut bits = moves;
+        while bits != 0 {
+            let offset = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            match scan.gain(offset) {
+                Gain::Exact(gain) if gain >= 2 => captures.push(offset, gain),
+                Gain::Exact(_) => {}
+                Gain::Unknown => captures.push(offset, 1),
+            }
+        }
+        let side = pos.side_to_move();
         let before = pos.kazan(side);
-        for (offset, _) in captures {
+        let mut index = 0;
+        while let Some(offset) = captures.get(index) {
+            index += 1;
             let mut child = *pos;
-            child.play_unhashed(offset);
+            child.play_unhashed(offset as u32);
             if child.kazan(side) < before + 2 {
                 continue;
             }
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            let score = -self.quiescence(
+                &child,
+                child.legal_mask(),
+                -beta,
+                -alpha,
+                ply + 1,
+                qdepth + 1,
+            );
             if self.stopped {
                 return 0;
             }
@@ -526,9 +641,12 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The main search. `key` is `pos`'s key; it may be left out (`None`) at depth 0, where
+    /// it is needed only for a repetition check that the kazans do not rule out already.
     fn negamax(
         &mut self,
         pos: &Position,
+        key: Option<u64>,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -536,20 +654,24 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
-        self.path[self.base + ply] = (pos.key(), kazan_total(pos));
-        let mask = pos.legal_mask();
-        if mask == 0 {
+        let total = kazan_total(pos);
+        let moves = pos.legal_mask();
+        if moves == 0 {
             self.nodes += 1;
             return terminal_score(pos, ply);
         }
-        if self.is_repetition(ply) {
+        let repeated = self.may_repeat(ply, total) && {
+            let key = key.unwrap_or_else(|| pos.compute_key());
+            self.is_repetition(ply, key, total)
+        };
+        if repeated {
             self.nodes += 1;
             let shared = pos.shared_scores();
             let us = pos.side_to_move().index();
             return outcome_score(shared[us], shared[1 - us], ply);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, alpha, beta, ply, 0);
+            return self.quiescence(pos, moves, alpha, beta, ply, 0);
         }
         if self.tick() {
             return 0;
@@ -563,19 +685,43 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        let key = pos.key();
+        // Reverse futility: far above beta near the horizon, a quiet position will stay there.
+        // Decided before the table is read: most nodes near the horizon end here, and the
+        // probe is a cache miss. The evaluation less its threat term is a lower bound of it,
+        // and often enough on its own: then the moves need no scan either.
+        let futile = !pv_node && depth <= p::RFP_MAX_DEPTH && beta.abs() < MATE_BOUND;
+        let margin = p::RFP_MARGIN * depth;
+        let words = ring_words(pos);
+        let board = eval::board_score(pos, &words);
+        if futile && board - margin >= beta {
+            return board;
+        }
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
-        let hit = if use_table {
-            self.shared.tt.probe(key)
-        } else {
-            None
-        };
+        let tt = self.shared.tt;
+        // A key the parent did not work out is worked out now, and its entry fetched while
+        // the moves are scanned.
+        let key = key.unwrap_or_else(|| {
+            let key = pos.compute_key();
+            if use_table {
+                tt.prefetch(key);
+            }
+            key
+        });
+        let scan = Scan::with_words(pos, moves, &words);
+        let static_eval = board + eval::threat_score(&scan);
+        if futile && static_eval - margin >= beta {
+            return static_eval;
+        }
+        // The path up to here, for the repetition checks of the nodes below.
+        self.path[self.base + ply] = (key, total);
+
+        let hit = if use_table { tt.probe(key) } else { None };
         let tt_hole = hit
             .and_then(|h| h.mv)
             .and_then(Move::source)
-            .filter(|&hole| mask & (1 << (hole - 1)) != 0);
+            .filter(|&hole| moves & (1 << (hole - 1)) != 0);
         if let Some(hit) = hit
             && !pv_node
             && i32::from(hit.depth) >= depth
@@ -591,63 +737,83 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let static_eval = hit.map_or_else(|| eval::evaluate(pos), |h| i32::from(h.eval));
-        // Reverse futility: far above beta near the horizon, a quiet position will stay there.
-        if !pv_node
-            && depth <= p::RFP_MAX_DEPTH
-            && beta.abs() < MATE_BOUND
-            && static_eval - p::RFP_MARGIN * depth >= beta
-        {
-            return static_eval;
-        }
-
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut index = 0;
         let mover = pos.side_to_move();
         let kazan_before = pos.kazan(mover);
+        // Children whose own entries will be read get them prefetched as soon as they are
+        // made. Children at depth 0 get their keys only if their repetition check needs them.
+        let prefetch = depth >= 3;
+        let eager_key = depth - 1 > p::RFP_MAX_DEPTH || (pv_node && depth >= 2);
+        let make = |slot: &mut (Position, Option<u64>), offset: usize| {
+            slot.0 = *pos;
+            slot.0.play_unhashed(offset as u32);
+            slot.1 = eager_key.then(|| slot.0.compute_key());
+            if prefetch && let Some(key) = slot.1 {
+                tt.prefetch(key);
+            }
+        };
+        let mut tt_child = (*pos, None);
+        // The other moves, ordered once the table's move has been searched: a cutoff saves
+        // ordering them, and its subtree changes the history.
         let mut rest = None;
         let mut next_in_rest = 0;
+        // Children of `rest` made ahead of their turn, so that their table entries are on
+        // their way from memory while the moves before them are searched: `made[i % len]` is
+        // the child of `rest[i]`, for `i < made_count`. Children are made in place: copying
+        // a position just written field by field would stall on store forwarding.
+        let mut made = [(*pos, None); p::MAKE_AHEAD + 1];
+        let mut made_count = 0;
         loop {
-            // The table's move first, and only then the others: a cutoff saves ordering them.
-            let hole = if let (0, Some(hole)) = (index, tt_hole) {
-                hole
+            let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
+                make(&mut tt_child, usize::from(hole - 1));
+                (hole, &tt_child)
             } else {
-                let list = rest.get_or_insert_with(|| self.ordered_moves(pos, ply, tt_hole));
-                match list.get(next_in_rest) {
-                    Some(&(hole, _)) => {
-                        next_in_rest += 1;
-                        hole
-                    }
-                    None => break,
+                let list =
+                    rest.get_or_insert_with(|| self.ordered_moves(&scan, mover, ply, tt_hole));
+                let Some(offset) = list.get(next_in_rest) else {
+                    break;
+                };
+                let ahead = if prefetch { p::MAKE_AHEAD } else { 0 };
+                while made_count <= next_in_rest + ahead
+                    && let Some(next) = list.get(made_count)
+                {
+                    make(&mut made[made_count % made.len()], next);
+                    made_count += 1;
                 }
+                next_in_rest += 1;
+                (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
             };
             let mv = Move::hole(hole);
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            if depth >= 3 {
-                self.shared.tt.prefetch(child.key());
-            }
+            let (child, child_key) = (&child.0, child.1);
             let quiet = child.kazan(mover) == kazan_before;
             let mut score;
             if index == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH && index >= p::LMR_MIN_MOVE && quiet {
-                    reduction = LMR_TABLE.get(depth, index) - i32::from(pv_node);
+                    reduction = self.lmr.get(depth, index) - i32::from(pv_node);
                     if self.killers[ply][0] == Some(mv) || self.killers[ply][1] == Some(mv) {
                         reduction -= 1;
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
-                score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax(
+                    child,
+                    child_key,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                );
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
             index += 1;
@@ -716,11 +882,12 @@ impl<'a> Worker<'a> {
             }
             self.seldepth = 0;
             let score = if index == first {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                -self.negamax(&child, Some(child.key()), depth - 1, -beta, -alpha, 1)
             } else {
-                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                let mut score =
+                    -self.negamax(&child, Some(child.key()), depth - 1, -alpha - 1, -alpha, 1);
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
+                    score = -self.negamax(&child, Some(child.key()), depth - 1, -beta, -alpha, 1);
                 }
                 score
             };
@@ -787,6 +954,13 @@ impl Worker<'_> {
     }
 
     /// Iterative deepening. Only worker 0 reports and decides when to stop.
+    ///
+    /// Helper threads (Lazy SMP) share the table and search ahead of the main thread: each
+    /// starts its next iteration at least [`p::HELPER_LEAD`] plies deeper than the one the
+    /// main thread is in, and publishes every iteration it completes. Their deeper entries
+    /// make the main thread's iterations faster, and when a helper completes an iteration
+    /// at least as deep as the main thread's, the main thread drops its own and takes the
+    /// helper's result over (reporting it as its own), then goes on from one ply deeper.
     fn iterate(&mut self, root: &Position, on_info: &mut dyn FnMut(Info)) -> u32 {
         let limits = self.shared.limits;
         let max_depth = limits
@@ -794,59 +968,41 @@ impl Worker<'_> {
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
-        let mut depth = 1 + (self.id as u32 & 1);
-        while depth <= max_depth {
-            for pv_index in 0..multipv {
-                let previous = self.root_moves[pv_index].score;
-                let mut window = p::ASPIRATION_WINDOW;
-                let (mut alpha, mut beta) =
-                    if depth as i32 >= p::ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
-                        (previous - window, previous + window)
-                    } else {
-                        (-INFINITY, INFINITY)
-                    };
-                loop {
-                    let score = self.root_search(depth as i32, alpha, beta, pv_index, on_info);
-                    if self.stopped {
+        let mut depth = 1;
+        loop {
+            if self.id == 0 {
+                if let Some(taken) = self.take_over_helper(depth) {
+                    completed = taken;
+                    for index in 0..multipv {
+                        on_info(Info::Line(self.report(index, taken, None, root)));
+                    }
+                    if taken >= max_depth || self.should_stop_after_iteration(taken) {
                         break;
                     }
-                    if score <= alpha {
-                        if self.id == 0 {
-                            self.root_moves[pv_index].score = score;
-                            on_info(Info::Line(self.report(
-                                pv_index,
-                                depth,
-                                Some(ScoreBound::Upper),
-                                root,
-                            )));
-                        }
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - window).max(-INFINITY);
-                    } else if score >= beta {
-                        if self.id == 0 {
-                            on_info(Info::Line(self.report(
-                                pv_index,
-                                depth,
-                                Some(ScoreBound::Lower),
-                                root,
-                            )));
-                        }
-                        beta = (score + window).min(INFINITY);
-                    } else {
-                        break;
-                    }
-                    window = window.saturating_mul(2);
-                    if window > 2000 {
-                        alpha = -INFINITY;
-                        beta = INFINITY;
-                    }
+                    depth = taken + 1;
+                    continue;
                 }
-                if self.stopped {
+                if depth > max_depth {
                     break;
                 }
-                for root_move in &mut self.root_moves[pv_index..] {
-                    root_move.previous = root_move.score;
+                self.shared.main_depth.store(depth, Ordering::Relaxed);
+            } else {
+                let lead = p::HELPER_LEAD[(self.id - 1) % p::HELPER_LEAD.len()];
+                depth = depth.max(self.shared.main_depth.load(Ordering::Relaxed) + lead);
+                if depth > max_depth {
+                    // Still of use at the last depth until it is done.
+                    if completed >= max_depth {
+                        break;
+                    }
+                    depth = max_depth;
                 }
+            }
+            self.depth = depth;
+            self.search_iteration(depth, multipv, root, on_info);
+            if self.superseded {
+                self.superseded = false;
+                self.stopped = false;
+                continue;
             }
             if self.stopped {
                 break;
@@ -859,10 +1015,103 @@ impl Worker<'_> {
                 if self.should_stop_after_iteration(depth) {
                     break;
                 }
+            } else {
+                self.publish_iteration(depth);
             }
             depth += 1;
         }
         completed
+    }
+
+    /// One iteration: every principal variation, each in aspiration windows widened until
+    /// the score falls inside.
+    fn search_iteration(
+        &mut self,
+        depth: u32,
+        multipv: usize,
+        root: &Position,
+        on_info: &mut dyn FnMut(Info),
+    ) {
+        for pv_index in 0..multipv {
+            let previous = self.root_moves[pv_index].score;
+            let mut window = p::ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) =
+                if depth as i32 >= p::ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+                    (previous - window, previous + window)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            loop {
+                let score = self.root_search(depth as i32, alpha, beta, pv_index, on_info);
+                if self.stopped {
+                    return;
+                }
+                if score <= alpha {
+                    if self.id == 0 {
+                        self.root_moves[pv_index].score = score;
+                        on_info(Info::Line(self.report(
+                            pv_index,
+                            depth,
+                            Some(ScoreBound::Upper),
+                            root,
+                        )));
+                    }
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - window).max(-INFINITY);
+                } else if score >= beta {
+                    if self.id == 0 {
+                        on_info(Info::Line(self.report(
+                            pv_index,
+                            depth,
+                            Some(ScoreBound::Lower),
+                            root,
+                        )));
+                    }
+                    beta = (score + window).min(INFINITY);
+                } else {
+                    break;
+                }
+                window = window.saturating_mul(2);
+                if window > 2000 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            }
+            for root_move in &mut self.root_moves[pv_index..] {
+                root_move.previous = root_move.score;
+            }
+        }
+    }
+
+    /// A helper's completed iteration, published for the main thread.
+    fn publish_iteration(&self, depth: u32) {
+        let shared = self.shared;
+        if depth <= shared.finished_depth.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Ok(mut finished) = shared.finished.lock()
+            && depth > finished.depth
+        {
+            finished.depth = depth;
+            finished.root_moves.clone_from(&self.root_moves);
+            shared.finished_depth.store(depth, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes over a helper's completed iteration if it is at least `depth` deep: its root
+    /// moves (order, scores and principal variations) replace the main thread's. Returns its
+    /// depth.
+    fn take_over_helper(&mut self, depth: u32) -> Option<u32> {
+        let shared = self.shared;
+        if shared.finished_depth.load(Ordering::Relaxed) < depth {
+            return None;
+        }
+        let finished = shared.finished.lock().ok()?;
+        if finished.depth < depth {
+            return None;
+        }
+        self.root_moves.clone_from(&finished.root_moves);
+        Some(finished.depth)
     }
 
     fn should_stop_after_iteration(&self, depth: u32) -> bool {
@@ -939,6 +1188,12 @@ pub fn search(
         budget: time::plan(&limits.clock, limits.overhead),
         start: Instant::now(),
         nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        main_depth: AtomicU32::new(0),
+        finished_depth: AtomicU32::new(0),
+        finished: Mutex::new(Finished {
+            depth: 0,
+            root_moves: Vec::new(),
+        }),
     };
     let root_moves: Vec<RootMove> = legal
         .iter()
@@ -980,12 +1235,17 @@ pub fn search(
             }
             on_info(info);
         };
-        let completed = worker.iterate(&root, &mut forward);
+        let mut completed = worker.iterate(&root, &mut forward);
         worker.publish_nodes();
         wait_while_unbounded(limits, control);
         shared.halt();
-        // A stop before the first iteration finished still plays the move searched first.
-        let _ = completed;
+        // A helper's deeper completed iteration beats what the main thread has (a stop
+        // before the first iteration finished still plays the move searched first).
+        let mut taken = false;
+        if let Some(depth) = worker.take_over_helper(completed + 1) {
+            completed = depth;
+            taken = true;
+        }
         let best = worker.root_moves[0].mv;
         let ponder = worker.root_moves[0].pv.get(1).copied().or_else(|| {
             let child = worker.root_moves[0].child;
@@ -993,7 +1253,7 @@ pub fn search(
                 .and_then(|hit| hit.mv)
                 .filter(|&mv| child.is_legal(mv))
         });
-        if last_report.is_none() || worker.stopped {
+        if last_report.is_none() || worker.stopped || taken {
             // The final line must describe what is played, with the final node count.
             let report = worker.report(0, completed.max(1), None, &root);
             last_report = Some(report.clone());

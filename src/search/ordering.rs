@@ -1,11 +1,19 @@
-//! Predicting what a move gains without making it, for move ordering, quiescence and the
-//! evaluation's threat terms.
+//! Predicting what each move gains without making it, for move ordering, quiescence and the
+//! evaluation's threat term.
 //!
 //! A sowing shorter than the ring touches each hole at most once, so where its last stone
 //! lands, what that hole then holds and whether it passes the mover's tuzdik follow from the
 //! counts alone. Longer sowings are rare; they are reported as [`Gain::Unknown`] and made.
+//!
+//! [`Scan`] predicts every legal move of a node in one pass, monomorphised by the row length
+//! and without a branch on the board (whether a landing captures is a coin toss). It works in
+//! two steps: first, for every hole of the ring at once (eight to a word), what a last stone
+//! landing there would take; then, for each of the mover's holes, where its last stone lands
+//! (a table lookup by origin and count) and whether the run passes the mover's tuzdik. The
+//! search scans a node once and reads the result for the evaluation, the move order and the
+//! quiescence captures.
 
-use crate::position::{Position, Side};
+use crate::position::{Position, with_row_len};
 use crate::variant::{Capture, Sowing};
 
 /// What a move is predicted to put into the mover's kazan.
@@ -17,118 +25,233 @@ pub enum Gain {
     Unknown,
 }
 
-/// Everything about a position the predictions need, read once per node.
-pub struct Predictor<'a> {
-    ring: &'a [u8],
-    n: usize,
-    skip_origin: bool,
-    singleton: bool,
-    /// `tuzdik_square[p]`: the ring index of player p's tuzdik.
-    tuzdik_square: [Option<usize>; 2],
-    tuzdik_allowed: bool,
+/// The longest row.
+const MAX_N: usize = 9;
+
+/// The predicted gain of every legal move of a position, for the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Scan {
+    /// The legal moves: bit `h - 1` for hole `h`.
+    moves: u16,
+    /// Legal moves whose sowing laps the ring ([`Gain::Unknown`]).
+    unknown: u16,
+    /// `gains[h - 1]`: the stones hole `h` would gain (meaningful for predicted legal moves).
+    gains: [u8; MAX_N],
+    /// The largest predicted gain (0 when there is none).
+    best: u8,
 }
 
-impl<'a> Predictor<'a> {
-    /// Reads a position.
+impl Scan {
+    /// Predicts every legal move of `pos`.
     #[inline]
-    pub fn new(pos: &'a Position) -> Predictor<'a> {
-        let variant = pos.variant();
-        let n = variant.holes_per_side();
-        let square = |owner: Side| {
-            pos.tuzdik(owner)
-                .map(|hole| owner.opponent().index() * n + hole as usize - 1)
-        };
-        Predictor {
-            ring: pos.ring(),
-            n,
-            skip_origin: variant.sowing() == Sowing::SkipOrigin,
-            singleton: variant.capture() == Capture::Singleton,
-            tuzdik_square: [square(Side::South), square(Side::North)],
-            tuzdik_allowed: variant.tuzdik(),
-        }
+    pub fn new(pos: &Position) -> Scan {
+        Scan::with_words(pos, pos.legal_mask(), &ring_words(pos))
     }
 
-    /// The stones on ring index `index`.
+    /// The same, given `pos.legal_mask()` and [`ring_words`]`(pos)`.
+    #[inline]
+    pub fn with_words(pos: &Position, moves: u16, words: &Words) -> Scan {
+        with_row_len!(pos.variant(), N => scan::<N>(pos, moves, words))
+    }
+
+    /// The legal moves: bit `h - 1` for hole `h`.
     #[inline(always)]
-    pub fn stones(&self, index: usize) -> u8 {
-        self.ring[index]
+    pub fn moves(&self) -> u16 {
+        self.moves
     }
 
-    /// What `side` playing its hole `offset + 1` would gain.
-    #[inline]
-    pub fn gain(&self, side: Side, offset: usize) -> Gain {
-        let len = 2 * self.n;
-        let origin = side.index() * self.n + offset;
-        let stones = self.ring[origin] as usize;
-        if stones == 0 {
-            return Gain::Exact(0);
-        }
-        if stones + 1 >= len {
-            return Gain::Unknown;
-        }
-        let (start, count) = if stones == 1 || self.skip_origin {
-            (origin + 1, stones)
+    /// What playing hole `offset + 1` (a legal move) would gain.
+    #[inline(always)]
+    pub fn gain(&self, offset: usize) -> Gain {
+        if self.unknown & (1 << offset) != 0 {
+            Gain::Unknown
         } else {
-            (origin, stones)
-        };
-        let wrap = |i: usize| if i >= len { i - len } else { i };
-        let start = wrap(start);
-        let landing = wrap(start + count - 1);
-        let mover = side.index();
-        let mut gain = 0;
-        if let Some(square) = self.tuzdik_square[mover] {
-            let distance = if square >= start {
-                square - start
-            } else {
-                square + len - start
-            };
-            if distance < count {
-                gain += 1;
-            }
+            Gain::Exact(i32::from(self.gains[offset]))
         }
-        let lands_opposite = (landing >= self.n) != (side == Side::North);
-        if lands_opposite && Some(landing) != self.tuzdik_square[mover] {
-            let after = self.ring[landing] as i32 + 1;
-            let captures = if self.singleton {
-                after == 2
-            } else {
-                after % 2 == 0
-            };
-            if captures {
-                gain += after;
-            } else if after == 3 && self.may_make_tuzdik(mover, landing) {
-                gain += 3;
-            }
-        }
-        Gain::Exact(gain)
     }
 
-    fn may_make_tuzdik(&self, mover: usize, landing: usize) -> bool {
-        if !self.tuzdik_allowed || self.tuzdik_square[mover].is_some() {
-            return false;
+    /// The largest capture (or tuzdik, or stone into the mover's tuzdik) the side to move
+    /// can make now, over its predicted moves; 0 when there is none.
+    #[inline(always)]
+    pub fn best_gain(&self) -> i32 {
+        i32::from(self.best)
+    }
+}
+
+/// 0x01 in every byte.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// 0x7f in every byte.
+const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+
+/// 1 in every byte of `x` that is 0, 0 in the others.
+#[inline(always)]
+const fn zero_bytes(x: u64) -> u64 {
+    !((((x & LOW7) + LOW7) | x) >> 7) & ONES
+}
+
+/// The ring's hole counts as words: byte `i` of the ring is byte `i % 8` of word `i / 8`
+/// (bytes past the ring are 0).
+pub type Words = [u64; 3];
+
+/// The hole counts of `pos` as [`Words`].
+#[inline]
+pub fn ring_words(pos: &Position) -> Words {
+    with_row_len!(pos.variant(), N => {
+        let mut bytes = [0u8; 24];
+        bytes[..2 * N].copy_from_slice(&pos.ring()[..2 * N]);
+        let (chunks, _) = bytes.as_chunks::<8>();
+        [
+            u64::from_le_bytes(chunks[0]),
+            u64::from_le_bytes(chunks[1]),
+            u64::from_le_bytes(chunks[2]),
+        ]
+    })
+}
+
+/// `SOWINGS[skip][origin][stones]` for one row length: for every count the scan predicts
+/// (1..=2N-2), the holes a sowing of `stones` from ring index `origin` reaches (bits `0..2N`)
+/// and the hole its last stone falls into (from bit [`LAST_SHIFT`]). Other counts (0, and
+/// sowings that lap the ring, clamped to 2N - 1) read [`LAPS`]. `skip` is 1 for skip-origin
+/// sowing.
+type Sowings = [[[u32; 2 * MAX_N]; 2 * MAX_N]; 2];
+
+/// Where a [`Sowings`] entry keeps the last hole.
+const LAST_SHIFT: u32 = 24;
+/// A sowing that is not predicted: it needs making.
+const LAPS: u32 = 1 << 31;
+
+const fn sowings(n: usize) -> Sowings {
+    let ring = 2 * n;
+    let mut table = [[[LAPS; 2 * MAX_N]; 2 * MAX_N]; 2];
+    let mut skip = 0;
+    while skip < 2 {
+        let mut origin = 0;
+        while origin < ring {
+            // Up to 2N - 2 stones a sowing touches each hole at most once and never the origin
+            // twice, so the landing hole gets exactly one stone.
+            let mut stones = 1;
+            while stones + 1 < ring {
+                // Standard sowing puts the first of several stones back into the origin; a
+                // single stone, and every skip-origin sowing, starts at the next hole.
+                let start = if stones == 1 || skip == 1 {
+                    origin + 1
+                } else {
+                    origin
+                };
+                let mut reached = 0u32;
+                let mut k = 0;
+                while k < stones {
+                    reached |= 1 << ((start + k) % ring);
+                    k += 1;
+                }
+                let last = (start + stones - 1) % ring;
+                table[skip][origin][stones] = reached | (last as u32) << LAST_SHIFT;
+                stones += 1;
+            }
+            origin += 1;
         }
-        let number = landing % self.n;
-        number != self.n - 1
-            && self.tuzdik_square[1 - mover].is_none_or(|theirs| theirs % self.n != number)
+        skip += 1;
+    }
+    table
+}
+
+static SOWINGS_9: Sowings = sowings(9);
+static SOWINGS_7: Sowings = sowings(7);
+static SOWINGS_5: Sowings = sowings(5);
+
+/// `ROWS[side]` for one row length: 1 in the bytes of `side`'s row, and `[2 + side]` the same
+/// less the row's last hole (where no tuzdik can be made).
+const fn row_flags(n: usize) -> [Words; 4] {
+    let mut flags = [[0; 3]; 4];
+    let mut i = 0;
+    while i < 2 * n {
+        let side = i / n;
+        flags[side][i / 8] |= 1 << (8 * (i % 8));
+        if i % n != n - 1 {
+            flags[2 + side][i / 8] |= 1 << (8 * (i % 8));
+        }
+        i += 1;
+    }
+    flags
+}
+
+#[inline(always)]
+fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
+    let ring = 2 * N;
+    let sowings = &const {
+        match N {
+            9 => &SOWINGS_9,
+            7 => &SOWINGS_7,
+            _ => &SOWINGS_5,
+        }
+    }[usize::from(pos.variant().sowing() == Sowing::SkipOrigin)];
+    let rows = const { row_flags(N) };
+    let variant = pos.variant();
+    let mover = pos.side_to_move();
+    let them = mover.opponent();
+    let cells = &pos.ring()[..ring];
+
+    // Where landing on 3 makes a tuzdik (RULES.md 2a-2c): the opponent's row but its last
+    // hole and the hole numbered like the opponent's tuzdik, if the mover may make one.
+    let own_tuzdik = pos.tuzdik(mover);
+    let mut targets = if variant.tuzdik() && own_tuzdik.is_none() {
+        rows[2 + them.index()]
+    } else {
+        [0; 3]
+    };
+    if let Some(hole) = pos.tuzdik(them) {
+        // The opponent's tuzdik is on the mover's row; the same number on theirs is barred.
+        let barred = them.index() * N + usize::from(hole) - 1;
+        targets[barred / 8] &= !(1 << (8 * (barred % 8)));
+    }
+    // What a last stone landing in each hole takes: an even count (or a lone pair, under
+    // singleton capture) on the opponent's row, or 3 for a new tuzdik. The mover's own
+    // tuzdik needs no exception: it holds 0, so a last stone there makes 1 and takes nothing.
+    let singleton = variant.capture() == Capture::Singleton;
+    let mut takes = [0u8; 32];
+    for w in 0..3 {
+        let landed = words[w] + ONES;
+        let captures = if singleton {
+            zero_bytes(landed ^ (2 * ONES))
+        } else {
+            !landed & ONES
+        } & rows[them.index()][w];
+        let makes_tuzdik = zero_bytes(landed ^ (3 * ONES)) & targets[w];
+        let taken = (landed & (captures * 0xff)) | (makes_tuzdik * 3);
+        takes[8 * w..8 * w + 8].copy_from_slice(&taken.to_le_bytes());
     }
 
-    /// The largest even capture or tuzdik `side` could make now, over its short sowings.
-    #[inline]
-    pub fn best_capture(&self, side: Side) -> i32 {
-        (0..self.n)
-            .map(|offset| match self.gain(side, offset) {
-                Gain::Exact(gain) => gain,
-                Gain::Unknown => 0,
-            })
-            .max()
-            .unwrap_or(0)
+    // A stone sown into the mover's own tuzdik goes to the mover's kazan.
+    let own_tuzdik_bit =
+        own_tuzdik.map_or(0, |hole| 1 << (them.index() * N + usize::from(hole) - 1));
+    // Gains are worked out for every hole of the row, legal or not, with no branch: holes
+    // that are not predicted moves get meaningless gains, which `best` leaves out and
+    // `gain` never reads.
+    let mut gains = [0u8; MAX_N];
+    let mut laps = 0u16;
+    let mut best = 0u8;
+    for (offset, gain) in gains.iter_mut().enumerate().take(N) {
+        let origin = mover.index() * N + offset;
+        let sowing = sowings[origin][usize::from(cells[origin]).min(ring - 1)];
+        let last = (sowing >> LAST_SHIFT) as usize & 31;
+        *gain = takes[last] + u8::from(sowing & own_tuzdik_bit != 0);
+        let unpredicted = (sowing >> 31) as u16;
+        let counted = (moves >> offset) & !unpredicted & 1;
+        best = best.max(*gain & 0u8.wrapping_sub(counted as u8));
+        laps |= unpredicted << offset;
+    }
+    Scan {
+        moves,
+        unknown: laps & moves,
+        gains,
+        best,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Move, Variant};
+    use crate::Variant;
     use proptest::prelude::*;
 
     const SPECS: [&str; 5] = [
@@ -140,7 +263,8 @@ mod tests {
     ];
 
     proptest! {
-        /// Every exact prediction equals what making the move really puts in the kazan.
+        /// Every exact prediction equals what making the move really puts in the kazan, and
+        /// only sowings that lap the ring are left unpredicted.
         #[test]
         fn predictions_match_the_real_move(spec in 0..SPECS.len(), choices in prop::collection::vec(0usize..9, 0..150)) {
             let variant: Variant = SPECS[spec].parse().unwrap();
@@ -149,17 +273,24 @@ mod tests {
                 let legal = pos.legal_moves();
                 if legal.is_empty() { break; }
                 let side = pos.side_to_move();
-                let predictor = Predictor::new(&pos);
+                let scan = Scan::new(&pos);
+                prop_assert_eq!(scan.moves(), pos.legal_mask());
+                let mut best = 0;
                 for &mv in &legal {
                     let hole = mv.source().unwrap() as usize;
-                    if let Gain::Exact(gain) = predictor.gain(side, hole - 1) {
-                        let after = pos.after(mv).unwrap();
-                        prop_assert_eq!(gain, after.kazan(side) as i32 - pos.kazan(side) as i32, "{} hole {}", pos, hole);
+                    let stones = pos.stones(side, hole) as usize;
+                    match scan.gain(hole - 1) {
+                        Gain::Exact(gain) => {
+                            let after = pos.after(mv).unwrap();
+                            prop_assert_eq!(gain, after.kazan(side) as i32 - pos.kazan(side) as i32, "{} hole {}", pos, hole);
+                            best = best.max(gain);
+                        }
+                        Gain::Unknown => prop_assert!(stones + 1 >= variant.ring_len()),
                     }
                 }
+                prop_assert_eq!(scan.best_gain(), best);
                 pos.play(legal[choice % legal.len()]);
             }
-            let _ = Move::PASS;
         }
     }
 }
