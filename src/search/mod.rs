@@ -274,7 +274,7 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: [[i32; 10]; 2],
+    history: [[i32; 17]; 2],
     /// Keys and kazan totals of the game since its last capture and of the search path;
     /// `path[base + ply]` is the node at `ply`.
     path: Vec<(u64, u32)>,
@@ -347,7 +347,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
-            history: [[0; 10]; 2],
+            history: [[0; 17]; 2],
             path,
             base,
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
@@ -430,7 +430,7 @@ impl<'a> Worker<'a> {
             if Some(hole) == skip {
                 continue;
             }
-            let mv = Move::hole(hole);
+            let mv = Move::from_mask_bit(offset as u32);
             let order = match predictor.gain(side, offset) {
                 Gain::Exact(gain) if gain > 0 => (1 << 24) + gain * 1024,
                 Gain::Unknown => 1 << 23,
@@ -456,7 +456,7 @@ impl<'a> Worker<'a> {
             self.killers[ply][0] = Some(mv);
         }
         let side = pos.side_to_move().index();
-        let hole = mv.source().unwrap_or(0) as usize;
+        let hole = mv.mask_bit() as usize + 1;
         let bonus = (depth * depth).min(p::HISTORY_MAX);
         let slot = &mut self.history[side][hole];
         *slot += bonus - *slot * bonus / p::HISTORY_MAX;
@@ -623,7 +623,7 @@ impl<'a> Worker<'a> {
                     None => break,
                 }
             };
-            let mv = Move::hole(hole);
+            let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let mut child = *pos;
             child.play_unchecked(mv);
             if depth >= 3 {
@@ -789,9 +789,14 @@ impl Worker<'_> {
     /// Iterative deepening. Only worker 0 reports and decides when to stop.
     fn iterate(&mut self, root: &Position, on_info: &mut dyn FnMut(Info)) -> u32 {
         let limits = self.shared.limits;
-        let max_depth = limits
+        let mut max_depth = limits
             .depth
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+        // A forced move is answered at once (one iteration, for its report), unless the GUI
+        // asked for an unbounded search.
+        if self.root_moves.len() == 1 && !limits.infinite && !limits.ponder {
+            max_depth = 1;
+        }
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
         let mut depth = 1 + (self.id as u32 & 1);

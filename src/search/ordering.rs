@@ -26,6 +26,8 @@ pub struct Predictor<'a> {
     /// `tuzdik_square[p]`: the ring index of player p's tuzdik.
     tuzdik_square: [Option<usize>; 2],
     tuzdik_allowed: bool,
+    /// Mangala IV's relay sowing is not predicted: every move is `Unknown`.
+    relay: bool,
 }
 
 impl<'a> Predictor<'a> {
@@ -45,6 +47,7 @@ impl<'a> Predictor<'a> {
             singleton: variant.capture() == Capture::Singleton,
             tuzdik_square: [square(Side::South), square(Side::North)],
             tuzdik_allowed: variant.tuzdik(),
+            relay: variant.is_mangala(),
         }
     }
 
@@ -57,6 +60,9 @@ impl<'a> Predictor<'a> {
     /// What `side` playing its hole `offset + 1` would gain.
     #[inline]
     pub fn gain(&self, side: Side, offset: usize) -> Gain {
+        if self.relay || offset >= self.n {
+            return Gain::Unknown;
+        }
         let len = 2 * self.n;
         let origin = side.index() * self.n + offset;
         let stones = self.ring[origin] as usize;
