@@ -18,7 +18,14 @@ pub enum Termination {
     NoStones,
     /// The position occurred before (rule 3c); the board is shared out.
     Repetition,
+    /// Mangala IV: every hole is empty.
+    BoardEmpty,
+    /// Mangala IV: 1000 plies were played; the board is shared out.
+    PlyLimit,
 }
+
+/// Mangala IV games end after this many plies (RULES.md, Mangala IV rule 6).
+pub const MANGALA_MAX_PLIES: usize = 1000;
 
 impl Termination {
     /// A short description, as used in records and protocol messages.
@@ -27,6 +34,8 @@ impl Termination {
             Termination::KazanMajority => "a kazan holds more than half of the stones",
             Termination::NoStones => "the side to move has no stones",
             Termination::Repetition => "the position repeated; the board is shared",
+            Termination::BoardEmpty => "every hole is empty",
+            Termination::PlyLimit => "1000 plies were played; the board is shared",
         }
     }
 }
@@ -140,6 +149,17 @@ impl Game {
     /// How the game ended, or `None` while it goes on.
     pub fn termination(&self) -> Option<Termination> {
         let pos = self.position();
+        if pos.variant().is_mangala() {
+            return if pos.is_over() {
+                Some(Termination::BoardEmpty)
+            } else if self.is_repetition() {
+                Some(Termination::Repetition)
+            } else if self.moves.len() >= MANGALA_MAX_PLIES {
+                Some(Termination::PlyLimit)
+            } else {
+                None
+            };
+        }
         let threshold = pos.variant().win_threshold();
         if pos.kazan(Side::South) >= threshold || pos.kazan(Side::North) >= threshold {
             Some(Termination::KazanMajority)
@@ -155,7 +175,9 @@ impl Game {
     /// Final scores `[South, North]` once the game is over.
     pub fn final_scores(&self) -> Option<[u32; 2]> {
         match self.termination()? {
-            Termination::Repetition => Some(self.position().shared_scores()),
+            Termination::Repetition | Termination::PlyLimit => {
+                Some(self.position().shared_scores())
+            }
             _ => self.position().final_scores(),
         }
     }
@@ -168,7 +190,7 @@ impl Game {
 
     /// Legal moves now (none once the game is over, by any rule).
     pub fn legal_moves(&self) -> crate::MoveList {
-        if self.is_repetition() {
+        if self.termination().is_some() {
             crate::MoveList::new()
         } else {
             self.position().legal_moves()
@@ -249,6 +271,23 @@ mod tests {
         ));
         game.undo();
         assert_eq!(game.termination(), None);
+    }
+
+    #[test]
+    fn the_forced_mangala_start_game_ends_by_repetition() {
+        let mut game = Game::new(Variant::new(Family::Mangala4));
+        while game.termination().is_none() {
+            let moves = game.legal_moves();
+            assert_eq!(moves.len(), 1, "leftmost mode is forced");
+            game.try_play(moves[0]).unwrap();
+        }
+        assert_eq!(game.termination(), Some(Termination::Repetition));
+        assert_eq!(game.moves().len(), 57);
+        let scores = game.final_scores().unwrap();
+        assert_eq!(
+            scores[0] + scores[1] + game.position().stones_on_board() % 2,
+            98
+        );
     }
 
     #[test]

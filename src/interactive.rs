@@ -615,6 +615,7 @@ mod tests {
                 tuzdik: None,
                 sowing: None,
                 capture: None,
+                mangala: None,
             },
             movetime: 5,
             side: side.into(),

@@ -24,5 +24,5 @@ pub mod variant;
 pub use game::{Game, GameError, Termination};
 pub use moves::{Move, MoveError};
 pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
-pub use variant::{Capture, Family, Sowing, Variant, VariantError};
+pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod search;

@@ -34,6 +34,26 @@ impl Move {
         Move(hole)
     }
 
+    /// The move for bit `bit` of [`Position::legal_mask`]: hole `bit + 1`, or the pass for
+    /// [`PASS_BIT`](crate::position::PASS_BIT)'s bit.
+    #[inline(always)]
+    pub const fn from_mask_bit(bit: u32) -> Move {
+        if bit >= 15 {
+            Move::PASS
+        } else {
+            Move(bit as u8 + 1)
+        }
+    }
+
+    /// The bit of [`Position::legal_mask`] that stands for this move.
+    #[inline(always)]
+    pub const fn mask_bit(self) -> u32 {
+        match self.0 {
+            0 => 15,
+            hole => hole as u32 - 1,
+        }
+    }
+
     /// The source hole, or `None` for a pass.
     pub const fn source(self) -> Option<u8> {
         if self.0 == 0 { None } else { Some(self.0) }

@@ -38,6 +38,7 @@ pub enum PerftError {
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
+        _ if pos.variant().is_mangala() => count_any(pos, depth),
         _ => {
             if has_standard_switches(pos.variant()) {
                 with_row_len!(pos.variant(), N => count::<N, STANDARD_SWITCHES>(pos, depth))
@@ -46,6 +47,24 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             }
         }
     }
+}
+
+/// Perft through the public move interface, for variants without a specialised counter
+/// (Mangala IV, whose relay sowing has no register path).
+fn count_any(pos: &Position, depth: u32) -> u64 {
+    if depth == 1 {
+        return u64::from(pos.legal_count());
+    }
+    let mut mask = pos.legal_mask();
+    let mut total = 0;
+    while mask != 0 {
+        let bit = mask.trailing_zeros();
+        mask &= mask - 1;
+        let mut child = *pos;
+        child.play_unhashed(bit);
+        total += count_any(&child, depth - 1);
+    }
+    total
 }
 
 /// Perft for row length `N` and switch mode `S` (monomorphised: the ring arithmetic uses

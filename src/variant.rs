@@ -24,11 +24,21 @@ pub enum Family {
     Kozdatu,
     /// Bestemshchi: 2x5, 5 stones a hole, no tuzdik by default.
     Bestemshchi,
+    /// Mangala IV (Gaziantep): 2x7, 7 counters a hole, relay sowing, no stores.
+    Mangala4,
 }
 
 impl Family {
     /// Every family, in the order the protocol lists them.
-    pub const ALL: [Family; 3] = [Family::Togyz, Family::Kozdatu, Family::Bestemshchi];
+    pub const ALL: [Family; 4] = [
+        Family::Togyz,
+        Family::Kozdatu,
+        Family::Bestemshchi,
+        Family::Mangala4,
+    ];
+
+    /// The Toguz Kumalak family: the variants with kazans, tuzdiks and the historical switches.
+    pub const TOGUZ_FAMILY: [Family; 3] = [Family::Togyz, Family::Kozdatu, Family::Bestemshchi];
 
     /// The name used in `UCI_Variant`, records and on the command line.
     pub const fn name(self) -> &'static str {
@@ -36,14 +46,20 @@ impl Family {
             Family::Togyz => "togyz",
             Family::Kozdatu => "kozdatu",
             Family::Bestemshchi => "bestemshchi",
+            Family::Mangala4 => "mangala4",
         }
+    }
+
+    /// Whether this is Mangala IV (relay sowing) rather than the Toguz family.
+    pub const fn is_mangala(self) -> bool {
+        matches!(self, Family::Mangala4)
     }
 
     /// Holes in each player's row (N).
     pub const fn holes_per_side(self) -> usize {
         match self {
             Family::Togyz => 9,
-            Family::Kozdatu => 7,
+            Family::Kozdatu | Family::Mangala4 => 7,
             Family::Bestemshchi => 5,
         }
     }
@@ -63,6 +79,7 @@ impl Family {
             Family::Togyz => 0,
             Family::Kozdatu => 1,
             Family::Bestemshchi => 2,
+            Family::Mangala4 => 3,
         }
     }
 
@@ -70,6 +87,7 @@ impl Family {
         match code {
             1 => Family::Kozdatu,
             2 => Family::Bestemshchi,
+            3 => Family::Mangala4,
             _ => Family::Togyz,
         }
     }
@@ -160,11 +178,45 @@ impl FromStr for Capture {
     }
 }
 
+/// How the mover chooses a hole in Mangala IV (RULES.md, Mangala IV rule 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MangalaMove {
+    /// The leftmost occupied hole must be played: every game is forced.
+    Leftmost,
+    /// Any occupied hole of the mover's row.
+    FreeChoice,
+}
+
+impl MangalaMove {
+    /// The switch value as written in options and variant specs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MangalaMove::Leftmost => "leftmost",
+            MangalaMove::FreeChoice => "free-choice",
+        }
+    }
+}
+
+impl FromStr for MangalaMove {
+    type Err = VariantError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [MangalaMove::Leftmost, MangalaMove::FreeChoice]
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| VariantError::BadSwitch {
+                switch: "Mangala",
+                value: s.to_string(),
+                expected: "leftmost or free-choice",
+            })
+    }
+}
+
 /// Errors from naming a variant or setting a switch.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum VariantError {
     /// The variant name is not one the engine knows.
-    #[error("unknown variant '{0}' (expected togyz, kozdatu or bestemshchi)")]
+    #[error("unknown variant '{0}' (expected togyz, kozdatu, bestemshchi or mangala4)")]
     UnknownVariant(String),
     /// A switch got a value it does not take.
     #[error("bad value '{value}' for {switch} (expected {expected})")]
@@ -177,8 +229,16 @@ pub enum VariantError {
         expected: &'static str,
     },
     /// A token of a variant spec is not `key=value` with a known key.
-    #[error("unknown rule switch '{0}' (expected tuzdik=, sowing= or capture=)")]
+    #[error("unknown rule switch '{0}' (expected tuzdik=, sowing=, capture= or mangala=)")]
     UnknownSwitch(String),
+    /// A switch that the variant does not have.
+    #[error("{switch} does not apply to {family} ({})", if family.is_mangala() { "its only switch is Mangala" } else { "Mangala applies to mangala4 only" })]
+    NotApplicable {
+        /// The switch's name.
+        switch: &'static str,
+        /// The variant.
+        family: Family,
+    },
     /// The spec was empty.
     #[error("empty variant spec")]
     Empty,
@@ -202,6 +262,7 @@ pub struct Variant(u8);
 const TUZDIK_BIT: u8 = 1 << 2;
 const SKIP_ORIGIN_BIT: u8 = 1 << 3;
 const SINGLETON_BIT: u8 = 1 << 4;
+const FREE_CHOICE_BIT: u8 = 1 << 5;
 const FAMILY_MASK: u8 = 0b11;
 
 impl Variant {
@@ -221,6 +282,9 @@ impl Variant {
     /// The same rules with the tuzdik switched on or off.
     #[must_use]
     pub const fn with_tuzdik(self, on: bool) -> Variant {
+        if self.is_mangala() {
+            return self;
+        }
         Variant(if on {
             self.0 | TUZDIK_BIT
         } else {
@@ -231,6 +295,9 @@ impl Variant {
     /// The same rules with another sowing switch.
     #[must_use]
     pub const fn with_sowing(self, sowing: Sowing) -> Variant {
+        if self.is_mangala() {
+            return self;
+        }
         Variant(match sowing {
             Sowing::Standard => self.0 & !SKIP_ORIGIN_BIT,
             Sowing::SkipOrigin => self.0 | SKIP_ORIGIN_BIT,
@@ -240,6 +307,9 @@ impl Variant {
     /// The same rules with another capture switch.
     #[must_use]
     pub const fn with_capture(self, capture: Capture) -> Variant {
+        if self.is_mangala() {
+            return self;
+        }
         Variant(match capture {
             Capture::Standard => self.0 & !SINGLETON_BIT,
             Capture::Singleton => self.0 | SINGLETON_BIT,
@@ -273,9 +343,14 @@ impl Variant {
         self.stones_per_hole() * self.ring_len() as u32
     }
 
-    /// A kazan holding this many stones (more than half) wins at once.
+    /// A kazan holding this many stones (more than half) wins at once. Mangala IV has no such
+    /// rule (its game ends with an empty board): there the threshold is out of reach.
     pub const fn win_threshold(self) -> u32 {
-        self.total_stones() / 2 + 1
+        if self.is_mangala() {
+            self.total_stones() + 1
+        } else {
+            self.total_stones() / 2 + 1
+        }
     }
 
     /// Whether tuzdiks can be made.
@@ -294,6 +369,47 @@ impl Variant {
         }
     }
 
+    /// Whether this is Mangala IV.
+    #[inline(always)]
+    pub const fn is_mangala(self) -> bool {
+        self.0 & FAMILY_MASK == 3
+    }
+
+    /// The Mangala IV move switch (always `Leftmost` outside Mangala IV).
+    #[inline(always)]
+    pub const fn mangala_move(self) -> MangalaMove {
+        if self.0 & FREE_CHOICE_BIT != 0 {
+            MangalaMove::FreeChoice
+        } else {
+            MangalaMove::Leftmost
+        }
+    }
+
+    /// The same rules with another Mangala IV move switch (no effect on other families).
+    #[must_use]
+    pub const fn with_mangala_move(self, choice: MangalaMove) -> Variant {
+        if !self.is_mangala() {
+            return self;
+        }
+        Variant(match choice {
+            MangalaMove::Leftmost => self.0 & !FREE_CHOICE_BIT,
+            MangalaMove::FreeChoice => self.0 | FREE_CHOICE_BIT,
+        })
+    }
+
+    /// Checks that a switch exists in this variant's family: `Tuzdik`, `Sowing` and `Capture`
+    /// belong to the Toguz family, `Mangala` to Mangala IV.
+    pub fn check_switch(self, switch: &'static str) -> Result<(), VariantError> {
+        let mangala_switch = switch.eq_ignore_ascii_case("mangala");
+        if mangala_switch != self.is_mangala() {
+            return Err(VariantError::NotApplicable {
+                switch,
+                family: self.family(),
+            });
+        }
+        Ok(())
+    }
+
     /// The capture switch.
     #[inline(always)]
     pub const fn capture(self) -> Capture {
@@ -304,7 +420,7 @@ impl Variant {
         }
     }
 
-    /// The packed byte (five bits used): a stable code for hashing.
+    /// The packed byte (six bits used): a stable code for hashing.
     #[inline(always)]
     pub(crate) const fn code(self) -> u8 {
         self.0
@@ -343,6 +459,9 @@ impl fmt::Display for Variant {
         if self.capture() != Capture::Standard {
             write!(f, " capture={}", self.capture().name())?;
         }
+        if self.mangala_move() != MangalaMove::Leftmost {
+            write!(f, " mangala={}", self.mangala_move().name())?;
+        }
         Ok(())
     }
 }
@@ -373,9 +492,22 @@ impl FromStr for Variant {
                 .split_once('=')
                 .ok_or_else(|| VariantError::UnknownSwitch(token.to_string()))?;
             variant = match key.to_ascii_lowercase().as_str() {
-                "tuzdik" => variant.with_tuzdik(parse_on_off("Tuzdik", value)?),
-                "sowing" => variant.with_sowing(value.parse()?),
-                "capture" => variant.with_capture(value.parse()?),
+                "tuzdik" => {
+                    variant.check_switch("Tuzdik")?;
+                    variant.with_tuzdik(parse_on_off("Tuzdik", value)?)
+                }
+                "sowing" => {
+                    variant.check_switch("Sowing")?;
+                    variant.with_sowing(value.parse()?)
+                }
+                "capture" => {
+                    variant.check_switch("Capture")?;
+                    variant.with_capture(value.parse()?)
+                }
+                "mangala" => {
+                    variant.check_switch("Mangala")?;
+                    variant.with_mangala_move(value.parse()?)
+                }
                 _ => return Err(VariantError::UnknownSwitch(token.to_string())),
             };
         }
@@ -389,7 +521,7 @@ mod tests {
 
     #[test]
     fn geometry_per_family() {
-        let expected = [(9, 162, 82), (7, 98, 50), (5, 50, 26)];
+        let expected = [(9, 162, 82), (7, 98, 50), (5, 50, 26), (7, 98, 99)];
         for (family, (n, total, win)) in Family::ALL.into_iter().zip(expected) {
             let v = Variant::new(family);
             assert_eq!(v.holes_per_side(), n);
@@ -409,7 +541,7 @@ mod tests {
 
     #[test]
     fn every_combination_round_trips_through_its_spec() {
-        for family in Family::ALL {
+        for family in Family::TOGUZ_FAMILY {
             for tuzdik in [false, true] {
                 for sowing in [Sowing::Standard, Sowing::SkipOrigin] {
                     for capture in [Capture::Standard, Capture::Singleton] {
@@ -446,5 +578,32 @@ mod tests {
             Err(VariantError::UnknownSwitch("colour=red".into()))
         );
         assert_eq!("  ".parse::<Variant>(), Err(VariantError::Empty));
+        assert!(matches!(
+            "mangala4 tuzdik=on".parse::<Variant>(),
+            Err(VariantError::NotApplicable {
+                switch: "Tuzdik",
+                ..
+            })
+        ));
+        assert!(matches!(
+            "togyz mangala=free-choice".parse::<Variant>(),
+            Err(VariantError::NotApplicable {
+                switch: "Mangala",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn mangala_switch_round_trips() {
+        let free: Variant = "mangala4 mangala=free-choice".parse().unwrap();
+        assert!(free.is_mangala());
+        assert_eq!(free.mangala_move(), MangalaMove::FreeChoice);
+        assert_eq!(free.to_string(), "mangala4 mangala=free-choice");
+        let leftmost = Variant::new(Family::Mangala4);
+        assert_eq!(leftmost.to_string(), "mangala4");
+        assert!(!leftmost.tuzdik());
+        assert_eq!(leftmost.with_tuzdik(true), leftmost);
+        assert_ne!(free.code(), leftmost.code());
     }
 }

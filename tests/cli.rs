@@ -692,6 +692,7 @@ fn uci_handshake() {
         "Tuzdik",
         "Sowing",
         "Capture",
+        "Mangala",
         "Threads",
         "LongMoves",
         "Hash",
@@ -706,7 +707,7 @@ fn uci_handshake() {
         );
     }
     assert!(lines.contains(
-        &"option name UCI_Variant type combo default togyz var togyz var kozdatu var bestemshchi"
+        &"option name UCI_Variant type combo default togyz var togyz var kozdatu var bestemshchi var mangala4"
     ));
     assert!(lines.contains(&"option name Tuzdik type check default true"));
     assert!(

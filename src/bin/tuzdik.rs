@@ -9,8 +9,7 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use tuzdik::perft::{MAX_DEPTH, PerftOptions, divide};
 use tuzdik::record::replay_all;
-use tuzdik::variant::parse_on_off;
-use tuzdik::{Capture, Family, Game, Sowing, Variant};
+use tuzdik::{Family, Game};
 
 #[derive(Parser)]
 #[command(
@@ -39,6 +38,14 @@ enum Command {
         /// The PGN file.
         file: std::path::PathBuf,
     },
+    /// Print a random traditional Mangala IV set-up (all 98 counters dropped at random).
+    Setup {
+        /// The variant (only mangala4 has random set-ups).
+        variant: String,
+        /// The seed: the same seed gives the same board everywhere.
+        #[arg(long)]
+        seed: u64,
+    },
     /// Play an engine-vs-engine match (see docs/match.md).
     Match(tuzdik::matchrun::MatchArgs),
     /// Play against the engine in the terminal.
@@ -48,48 +55,11 @@ enum Command {
 }
 
 #[derive(Args)]
-struct RuleArgs {
-    /// Variant: togyz, kozdatu or bestemshchi.
-    #[arg(long, default_value = "togyz")]
-    variant: String,
-    /// Tuzdik switch (on/off); the default follows the variant.
-    #[arg(long)]
-    tuzdik: Option<String>,
-    /// Sowing switch: standard or skip-origin.
-    #[arg(long)]
-    sowing: Option<String>,
-    /// Capture switch: standard or singleton.
-    #[arg(long)]
-    capture: Option<String>,
-}
-
-impl RuleArgs {
-    fn variant(&self) -> Result<Variant, String> {
-        let family: Family = self
-            .variant
-            .parse()
-            .map_err(|e| format!("--variant: {e}"))?;
-        let mut variant = Variant::new(family);
-        if let Some(value) = &self.tuzdik {
-            variant =
-                variant.with_tuzdik(parse_on_off("Tuzdik", value).map_err(|e| e.to_string())?);
-        }
-        if let Some(value) = &self.sowing {
-            variant = variant.with_sowing(value.parse::<Sowing>().map_err(|e| e.to_string())?);
-        }
-        if let Some(value) = &self.capture {
-            variant = variant.with_capture(value.parse::<Capture>().map_err(|e| e.to_string())?);
-        }
-        Ok(variant)
-    }
-}
-
-#[derive(Args)]
 struct PerftArgs {
     /// Depth in plies.
     depth: u32,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: tuzdik::matchrun::RuleArgs,
     /// Start from this position string instead of the start position.
     #[arg(long)]
     fen: Option<String>,
@@ -185,6 +155,18 @@ fn run_bench(depth: u32) -> Result<(), String> {
     Ok(())
 }
 
+fn run_setup(variant: &str, seed: u64) -> Result<(), String> {
+    let family: Family = variant.parse().map_err(|e| format!("{e}"))?;
+    if !family.is_mangala() {
+        return Err(format!(
+            "random set-ups are for mangala4; {family} starts with {} in every hole",
+            family.stones_per_hole()
+        ));
+    }
+    println!("{}", tuzdik::Position::random_mangala(seed).to_fen(1));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
@@ -195,6 +177,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Replay { file }) => run_replay(file),
         Some(Command::Bench { depth }) => run_bench(*depth),
+        Some(Command::Setup { variant, seed }) => run_setup(variant, *seed),
         Some(Command::Match(args)) => tuzdik::matchrun::run(args),
         Some(Command::Play(args)) => tuzdik::interactive::play(args),
         Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),

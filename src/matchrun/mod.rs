@@ -27,57 +27,55 @@ use clap::Args;
 
 use crate::position::Side;
 use crate::record::{Outcome, Record};
-use crate::variant::{Capture, Family, Sowing, Variant, parse_on_off};
+use crate::variant::Variant;
 use clock::{Limits, TimeControl};
 use engine::{Engine, EngineSpec};
 use openings::Opening;
 use referee::{Ending, FaultKind, Played, Seat, Settings};
 use stats::{Pentanomial, Sprt, SprtState, Trinomial};
 
-/// The rule switches shared by `match`, `play` and `analyse`.
+/// The rule switches shared by `perft`, `match`, `play` and `analyse`.
 #[derive(Args, Debug, Clone)]
 pub struct RuleArgs {
-    /// Variant: togyz, kozdatu or bestemshchi.
+    /// Variant: togyz, kozdatu, bestemshchi or mangala4.
     #[arg(long, default_value = "togyz")]
     pub variant: String,
-    /// Tuzdik switch (on/off); the default follows the variant.
+    /// Tuzdik switch (on/off); the default follows the variant (Toguz family only).
     #[arg(long)]
     pub tuzdik: Option<String>,
-    /// Sowing switch: standard or skip-origin.
+    /// Sowing switch: standard or skip-origin (Toguz family only).
     #[arg(long)]
     pub sowing: Option<String>,
-    /// Capture switch: standard or singleton.
+    /// Capture switch: standard or singleton (Toguz family only).
     #[arg(long)]
     pub capture: Option<String>,
+    /// Mangala IV's move switch: leftmost or free-choice.
+    #[arg(long)]
+    pub mangala: Option<String>,
 }
 
 impl RuleArgs {
-    /// The rules these switches give.
+    /// The rules these switches give; a switch the variant does not have is an error.
     pub fn variant(&self) -> Result<Variant, String> {
-        let family: Family = self
-            .variant
-            .parse()
-            .map_err(|e| format!("--variant: {e}"))?;
-        let mut variant = Variant::new(family);
-        if let Some(value) = &self.tuzdik {
-            variant = variant
-                .with_tuzdik(parse_on_off("Tuzdik", value).map_err(|e| format!("--tuzdik: {e}"))?);
+        let mut spec = self.variant.clone();
+        for (flag, value) in [
+            ("tuzdik", &self.tuzdik),
+            ("sowing", &self.sowing),
+            ("capture", &self.capture),
+            ("mangala", &self.mangala),
+        ] {
+            if let Some(value) = value {
+                if value.contains(char::is_whitespace) || value.is_empty() {
+                    return Err(format!("--{flag}: bad value '{value}'"));
+                }
+                spec.push_str(&format!(" {flag}={value}"));
+            }
         }
-        if let Some(value) = &self.sowing {
-            variant = variant.with_sowing(
-                value
-                    .parse::<Sowing>()
-                    .map_err(|e| format!("--sowing: {e}"))?,
-            );
+        if self.variant.contains(char::is_whitespace) {
+            return Err(format!("--variant: bad value '{}'", self.variant));
         }
-        if let Some(value) = &self.capture {
-            variant = variant.with_capture(
-                value
-                    .parse::<Capture>()
-                    .map_err(|e| format!("--capture: {e}"))?,
-            );
-        }
-        Ok(variant)
+        spec.parse::<Variant>()
+            .map_err(|e| format!("--variant {spec}: {e}"))
     }
 }
 

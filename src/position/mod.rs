@@ -3,6 +3,7 @@
 //! The ring layout follows RULES.md: index `0..N` is South's row (holes 1..N), `N..2N` is
 //! North's row, so sowing is a walk up the array that wraps around.
 
+mod mangala;
 mod sow;
 pub mod text;
 mod zobrist;
@@ -16,6 +17,7 @@ use crate::moves::Move;
 use crate::variant::Variant;
 use zobrist::MAX_RING;
 
+pub use mangala::{MAX_LIFTS, PASS_BIT};
 pub use sow::Effect;
 pub(crate) use sow::{READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches, with_row_len};
 pub use text::PositionError;
@@ -132,9 +134,15 @@ pub enum PlayError {
         /// The hole asked for.
         hole: u8,
     },
-    /// A pass is not a move in this variant.
-    #[error("a pass (0000) is not a legal move here")]
+    /// A pass (0000) is not a move here.
+    #[error("a pass (0000) is legal only in Mangala IV with an empty row")]
     Pass,
+    /// Mangala IV's leftmost rule: another hole must be played.
+    #[error("hole {hole} is not the leftmost occupied hole (Mangala = leftmost)")]
+    NotLeftmost {
+        /// The hole asked for.
+        hole: u8,
+    },
 }
 
 /// A position: the stones in the 2N holes, both kazans, the tuzdiks, the side to move and the
@@ -328,12 +336,18 @@ impl Position {
     /// the game is over (rules 3a/3b).
     #[inline]
     pub fn legal_mask(&self) -> u16 {
+        if self.variant.is_mangala() {
+            return self.mangala_mask();
+        }
         sow::with_row_len!(self.variant, N => self.legal_mask_n::<N>())
     }
 
     /// How many legal moves there are (the perft leaf count at depth 1).
     #[inline]
     pub fn legal_count(&self) -> u32 {
+        if self.variant.is_mangala() {
+            return self.mangala_mask().count_ones();
+        }
         sow::with_row_len!(self.variant, N => self.legal_count_n::<N>())
     }
 
@@ -345,7 +359,7 @@ impl Position {
         let mut moves = [Move::PASS; 9];
         let mut len = 0;
         while mask != 0 && len < moves.len() {
-            moves[len] = Move::hole(mask.trailing_zeros() as u8 + 1);
+            moves[len] = Move::from_mask_bit(mask.trailing_zeros());
             len += 1;
             mask &= mask - 1;
         }
@@ -358,6 +372,9 @@ impl Position {
             return Err(PlayError::GameOver);
         }
         let Some(hole) = mv.source() else {
+            if self.legal_mask() == PASS_BIT {
+                return Ok(());
+            }
             return Err(PlayError::Pass);
         };
         let holes = self.variant.holes_per_side();
@@ -369,6 +386,9 @@ impl Position {
         }
         if self.stones(self.side, hole as usize) == 0 {
             return Err(PlayError::Empty { hole });
+        }
+        if self.legal_mask() & (1 << (hole - 1)) == 0 {
+            return Err(PlayError::NotLeftmost { hole });
         }
         Ok(())
     }
@@ -407,6 +427,9 @@ impl Position {
     /// (never undefined behaviour).
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> Effect {
+        if self.variant.is_mangala() {
+            return self.mangala_make(mv.mask_bit());
+        }
         let hole = mv.source().unwrap_or(1) as usize;
         sow::with_row_len!(self.variant, N => {
             self.make::<N, READ_SWITCHES, true>(self.side.index() * N + hole - 1)
@@ -421,6 +444,9 @@ impl Position {
     #[doc(hidden)]
     #[inline]
     pub fn play_unhashed(&mut self, hole_bit: u32) -> Effect {
+        if self.variant.is_mangala() {
+            return self.mangala_make(hole_bit);
+        }
         sow::with_row_len!(self.variant, N => {
             self.make::<N, READ_SWITCHES, false>(self.side.index() * N + hole_bit as usize)
         })
@@ -441,8 +467,11 @@ impl Position {
         }
     }
 
-    /// Whether the game is over by rules 3a or 3b.
+    /// Whether the game is over by rules 3a or 3b (Mangala IV: every hole is empty).
     pub fn is_over(&self) -> bool {
+        if self.variant.is_mangala() {
+            return self.mangala_board_empty();
+        }
         self.kazan_decided() || self.stones_on_side(self.side) == 0
     }
 
@@ -481,7 +510,7 @@ mod tests {
 
     #[test]
     fn start_positions_have_a_move_per_hole() {
-        for family in Family::ALL {
+        for family in Family::TOGUZ_FAMILY {
             let pos = Position::start(Variant::new(family));
             assert_eq!(pos.legal_moves().len(), family.holes_per_side());
             assert_eq!(pos.stones_on_board(), Variant::new(family).total_stones());

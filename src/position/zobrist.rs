@@ -23,7 +23,8 @@ pub(crate) struct Tables {
     pub step: [[u64; 256]; MAX_RING],
     pub kazan: [[u64; 256]; 2],
     pub tuzdik: [[u64; MAX_RING]; 2],
-    pub variant: [u64; 32],
+    /// By [`Variant`](crate::Variant) code (six bits).
+    pub variant: [u64; 64],
     pub north_to_move: u64,
 }
 
@@ -33,7 +34,7 @@ const fn build() -> Tables {
         step: [[0; 256]; MAX_RING],
         kazan: [[0; 256]; 2],
         tuzdik: [[0; MAX_RING]; 2],
-        variant: [0; 32],
+        variant: [0; 64],
         north_to_move: 0,
     };
     let mut state = 0x7475_7A64_696B_u64; // "tuzdik"
@@ -74,8 +75,17 @@ const fn build() -> Tables {
         tables.variant[code] = value;
         code += 1;
     }
-    let (_, value) = splitmix64(state);
+    let (next, value) = splitmix64(state);
+    state = next;
     tables.north_to_move = value;
+    // Codes 32..64 (Mangala IV's free-choice switch) were added later: drawn after everything
+    // else so that no earlier key changed.
+    while code < 64 {
+        let (next, value) = splitmix64(state);
+        state = next;
+        tables.variant[code] = value;
+        code += 1;
+    }
     let mut hole = 0;
     while hole < MAX_RING {
         let mut count = 0;

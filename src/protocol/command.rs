@@ -17,6 +17,8 @@ pub enum StartSpec {
     Startpos,
     /// `fen <position string>`.
     Fen(String),
+    /// `random <seed>`: Mangala IV's random traditional set-up.
+    Random(u64),
 }
 
 /// The limits of a `go` command. Times are in milliseconds; a negative time counts as 0.
@@ -57,6 +59,8 @@ pub enum Query {
     P1Turn,
     /// The game's result.
     Result,
+    /// Which player the winner of Mangala IV's odd/even guess should choose to be.
+    Side,
 }
 
 /// One protocol command.
@@ -231,12 +235,24 @@ fn parse_setoption(args: &str) -> Result<Command, CommandError> {
 
 fn parse_position(args: &str) -> Result<Command, CommandError> {
     let startpos = value(StartSpec::Startpos, keyword("startpos"));
+    let random = map(
+        preceded(
+            pair(keyword("random"), multispace1),
+            verify(word, |w: &str| {
+                !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+            }),
+        ),
+        |seed: &str| StartSpec::Random(seed.parse().unwrap_or(u64::MAX)),
+    );
     let fen = map(
         preceded(pair(keyword("fen"), multispace1), take_till1_before_moves),
         |text: &str| StartSpec::Fen(text.trim().to_string()),
     );
     let moves = opt(preceded(pair(multispace0, keyword("moves")), words));
-    let mut parser = all_consuming(terminated(pair(alt((startpos, fen)), moves), multispace0));
+    let mut parser = all_consuming(terminated(
+        pair(alt((startpos, random, fen)), moves),
+        multispace0,
+    ));
     match parser(args) {
         Ok((_, (start, moves))) => Ok(Command::Position {
             start,
@@ -248,7 +264,7 @@ fn parse_position(args: &str) -> Result<Command, CommandError> {
         }),
         Err(_) => Err(malformed(
             "position",
-            "expected 'position startpos [moves ...]' or 'position fen <position> [moves ...]'",
+            "expected 'position startpos [moves ...]', 'position fen <position> [moves ...]' or 'position random <seed> [moves ...]'",
         )),
     }
 }
@@ -393,9 +409,10 @@ fn parse_query(args: &str) -> Result<Command, CommandError> {
         "gameover" => Ok(Command::Query(Query::GameOver)),
         "p1turn" => Ok(Command::Query(Query::P1Turn)),
         "result" => Ok(Command::Query(Query::Result)),
+        "side" => Ok(Command::Query(Query::Side)),
         other => Err(malformed(
             "query",
-            format!("unknown query '{other}' (expected gameover, p1turn or result)"),
+            format!("unknown query '{other}' (expected gameover, p1turn, result or side)"),
         )),
     }
 }
@@ -445,6 +462,15 @@ mod tests {
         assert!(parse("position fen").is_err());
         assert!(parse("position fen moves 7").is_err());
         assert!(parse("position startpos 7").is_err());
+        assert_eq!(
+            parse("position random 42 moves 1"),
+            Ok(Command::Position {
+                start: StartSpec::Random(42),
+                moves: vec!["1".into()]
+            })
+        );
+        assert!(parse("position random").is_err());
+        assert!(parse("position random -3").is_err());
     }
 
     #[test]

@@ -365,6 +365,22 @@ impl Session {
         let variant = self.options.variant;
         let mut game = match start {
             StartSpec::Startpos => Game::new(variant),
+            StartSpec::Random(seed) if variant.is_mangala() => {
+                let random = Position::random_mangala(*seed);
+                match Position::parse_with(&random.to_string(), variant) {
+                    Ok(pos) => Game::from_position(pos, 1),
+                    Err(error) => {
+                        self.out.error(&format!("random set-up: {error}"));
+                        return;
+                    }
+                }
+            }
+            StartSpec::Random(_) => {
+                self.out.error(&format!(
+                    "position random: random set-ups are for mangala4, not {variant}; position unchanged"
+                ));
+                return;
+            }
             StartSpec::Fen(fen) => match text::parse(fen, variant) {
                 Ok((pos, fullmove)) => Game::from_position(pos, fullmove),
                 Err(error) => {
@@ -411,8 +427,13 @@ impl Session {
         self.out.line(&format!("Legal: {}", legal.join(" ")));
     }
 
-    fn query(&self, query: Query) {
+    fn query(&mut self, query: Query) {
         let answer = match query {
+            Query::Side => {
+                self.stop_job();
+                self.start_side_advice();
+                return;
+            }
             Query::GameOver => self.game.status().is_over().to_string(),
             Query::P1Turn => (self.game.position().side_to_move() == Side::South).to_string(),
             Query::Result => match self.game.status() {
@@ -423,6 +444,43 @@ impl Session {
             },
         };
         self.out.line(&format!("response {answer}"));
+    }
+
+    /// `query side`: before the first move, which player the winner of the odd/even guess
+    /// should choose to be. A forced game (Mangala IV, leftmost) is played out, so the answer
+    /// is exact; anything else is judged by a search of [`SIDE_ADVICE_MS`].
+    fn start_side_advice(&mut self) {
+        if !self.game.moves().is_empty() {
+            self.out
+                .error("query side: only before the first move (send a position without moves)");
+            return;
+        }
+        let game = self.game.clone();
+        let tt = Arc::clone(&self.tt);
+        let threads = self.options.threads;
+        let out = self.out.clone();
+        let control = Arc::new(Control::new(false));
+        let job_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("side".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let answer = side_advice(&game, &tt, threads, &job_control);
+                out.line(&format!("response {answer}"));
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    control: Some(control),
+                    handle,
+                    finite: true,
+                })
+            }
+            Err(error) => self
+                .out
+                .error(&format!("could not start the side search: {error}")),
+        }
     }
 
     fn start_perft(&mut self, depth: u64) {
@@ -475,6 +533,63 @@ impl Session {
             }
             Err(error) => self.out.error(&format!("could not start perft: {error}")),
         }
+    }
+}
+
+/// How long `query side` searches when the game is not forced.
+pub const SIDE_ADVICE_MS: i64 = 500;
+
+/// `p1`, `p2` or `either`: who should take the first turn's side, by playing out a forced
+/// game or by a short search.
+fn side_advice(
+    game: &Game,
+    tt: &TranspositionTable,
+    threads: usize,
+    control: &Control,
+) -> &'static str {
+    let answer_for = |status: Status| match status {
+        Status::Won(Side::South) => "p1",
+        Status::Won(Side::North) => "p2",
+        _ => "either",
+    };
+    let forced = game.variant().is_mangala()
+        && game.variant().mangala_move() == crate::MangalaMove::Leftmost;
+    if forced {
+        let mut line = game.clone();
+        while line.termination().is_none() {
+            let Some(&mv) = line.legal_moves().first() else {
+                break;
+            };
+            if line.try_play(mv).is_err() {
+                break;
+            }
+        }
+        return answer_for(line.status());
+    }
+    if game.termination().is_some() {
+        return answer_for(game.status());
+    }
+    let limits = Limits {
+        clock: search::time::Clock {
+            move_time: Some(SIDE_ADVICE_MS),
+            ..search::time::Clock::default()
+        },
+        multipv: 1,
+        ..Limits::default()
+    };
+    let outcome = search::search(game, &limits, tt, threads, control, &mut |_| {});
+    let mover = game.position().side_to_move();
+    let score = match outcome.last.map(|report| report.score) {
+        Some(Score::MatePlies(plies)) => plies.signum(),
+        Some(Score::Cp(cp)) => cp.signum(),
+        None => 0,
+    };
+    if score == 0 {
+        "either"
+    } else if (score > 0) == (mover == Side::South) {
+        "p1"
+    } else {
+        "p2"
     }
 }
 
@@ -583,12 +698,18 @@ pub fn board_drawing(game: &Game) -> Vec<String> {
     let north_row: String = (1..=n).rev().map(|h| cell(Side::North, h) + "|").collect();
     let south_row: String = (1..=n).map(|h| cell(Side::South, h) + "|").collect();
     let mover = pos.side_to_move();
+    // Mangala IV has no kazans: the fields hold what each player has captured.
+    let store = if pos.variant().is_mangala() {
+        "captured"
+    } else {
+        "kazan"
+    };
     let mut lines = vec![
         format!("  {north_numbers}").trim_end().to_string(),
         border.clone(),
-        format!("N |{north_row}  kazan {:>3}", pos.kazan(Side::North)),
+        format!("N |{north_row}  {store} {:>3}", pos.kazan(Side::North)),
         border.clone(),
-        format!("S |{south_row}  kazan {:>3}", pos.kazan(Side::South)),
+        format!("S |{south_row}  {store} {:>3}", pos.kazan(Side::South)),
         border,
         format!("  {south_numbers}").trim_end().to_string(),
     ];

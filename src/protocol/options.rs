@@ -1,7 +1,7 @@
 //! Engine options: what `uci`/`ugi` advertise and what `setoption` may change. A bad name or
 //! value is an error naming it, and the old value stays.
 
-use crate::variant::{Capture, Family, Sowing, Variant, parse_on_off};
+use crate::variant::{Capture, Family, MangalaMove, Sowing, Variant, parse_on_off};
 
 /// The most worker threads `Threads` accepts.
 pub const MAX_THREADS: usize = 256;
@@ -95,6 +95,10 @@ impl Options {
                 self.variant.capture().name()
             ),
             format!(
+                "option name Mangala type combo default {} var leftmost var free-choice",
+                self.variant.mangala_move().name()
+            ),
+            format!(
                 "option name Threads type spin default {} min 1 max {MAX_THREADS}",
                 self.threads
             ),
@@ -133,18 +137,35 @@ impl Options {
                 Ok(Changed::Rules)
             }
             "tuzdik" => {
+                self.variant
+                    .check_switch("Tuzdik")
+                    .map_err(|e| e.to_string())?;
                 let on = parse_on_off("Tuzdik", need(name, value)?).map_err(|e| e.to_string())?;
                 self.variant = self.variant.with_tuzdik(on);
                 Ok(Changed::Rules)
             }
             "sowing" => {
+                self.variant
+                    .check_switch("Sowing")
+                    .map_err(|e| e.to_string())?;
                 let sowing: Sowing = need(name, value)?.parse().map_err(|e| format!("{e}"))?;
                 self.variant = self.variant.with_sowing(sowing);
                 Ok(Changed::Rules)
             }
             "capture" => {
+                self.variant
+                    .check_switch("Capture")
+                    .map_err(|e| e.to_string())?;
                 let capture: Capture = need(name, value)?.parse().map_err(|e| format!("{e}"))?;
                 self.variant = self.variant.with_capture(capture);
+                Ok(Changed::Rules)
+            }
+            "mangala" => {
+                self.variant
+                    .check_switch("Mangala")
+                    .map_err(|e| e.to_string())?;
+                let choice: MangalaMove = need(name, value)?.parse().map_err(|e| format!("{e}"))?;
+                self.variant = self.variant.with_mangala_move(choice);
                 Ok(Changed::Rules)
             }
             "threads" => {
@@ -212,5 +233,11 @@ mod tests {
         assert_eq!(options.variant, Variant::new(Family::Kozdatu));
         options.set("Tuzdik", Some("true")).unwrap();
         assert!(options.variant.tuzdik());
+        assert!(options.set("Mangala", Some("free-choice")).is_err());
+        options.set("UCI_Variant", Some("mangala4")).unwrap();
+        assert!(options.set("Tuzdik", Some("true")).is_err());
+        assert!(options.set("Sowing", Some("skip-origin")).is_err());
+        options.set("Mangala", Some("free-choice")).unwrap();
+        assert_eq!(options.variant.mangala_move(), MangalaMove::FreeChoice);
     }
 }

@@ -327,7 +327,7 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: [[i32; 10]; 2],
+    history: [[i32; 17]; 2],
     /// Keys and kazan totals of the game since its last capture and of the search path;
     /// `path[base + ply]` is the node at `ply`.
     path: Vec<(u64, u32)>,
@@ -413,7 +413,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
-            history: [[0; 10]; 2],
+            history: [[0; 17]; 2],
             path,
             base,
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
@@ -470,7 +470,7 @@ impl<'a> Worker<'a> {
                     self.stopped = true;
                     self.shared.halt();
                 }
-            } else if self.nodes % SHARED_NODES_INTERVAL == 0 {
+            } else if self.nodes.is_multiple_of(SHARED_NODES_INTERVAL) {
                 self.publish_nodes();
                 if self.shared.total_nodes() >= limit {
                     self.stopped = true;
@@ -478,7 +478,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if self.nodes % CHECK_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             self.publish_nodes();
             if self.shared.stopped() {
                 self.stopped = true;
@@ -539,7 +539,7 @@ impl<'a> Worker<'a> {
             let offset = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let hole = offset as u8 + 1;
-            let mv = Some(Move::hole(hole));
+            let mv = Some(Move::from_mask_bit(offset as u32));
             let key = match scan.gain(offset) {
                 Gain::Exact(gain) if gain > 0 => (1 << 24) + gain * 1024,
                 Gain::Unknown => 1 << 23,
@@ -558,7 +558,7 @@ impl<'a> Worker<'a> {
             self.killers[ply][0] = Some(mv);
         }
         let side = pos.side_to_move().index();
-        let hole = mv.source().unwrap_or(0) as usize;
+        let hole = mv.mask_bit() as usize + 1;
         let bonus = (depth * depth).min(p::HISTORY_MAX);
         let slot = &mut self.history[side][hole];
         *slot += bonus - *slot * bonus / p::HISTORY_MAX;
@@ -786,7 +786,7 @@ impl<'a> Worker<'a> {
                 next_in_rest += 1;
                 (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
             };
-            let mv = Move::hole(hole);
+            let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let (child, child_key) = (&child.0, child.1);
             let quiet = child.kazan(mover) == kazan_before;
             let mut score;
@@ -963,9 +963,14 @@ impl Worker<'_> {
     /// helper's result over (reporting it as its own), then goes on from one ply deeper.
     fn iterate(&mut self, root: &Position, on_info: &mut dyn FnMut(Info)) -> u32 {
         let limits = self.shared.limits;
-        let max_depth = limits
+        let mut max_depth = limits
             .depth
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+        // A forced move is answered at once (one iteration, for its report), unless the GUI
+        // asked for an unbounded search.
+        if self.root_moves.len() == 1 && !limits.infinite && !limits.ponder {
+            max_depth = 1;
+        }
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
         let mut depth = 1;

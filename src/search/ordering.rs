@@ -51,6 +51,15 @@ impl Scan {
     /// The same, given `pos.legal_mask()` and [`ring_words`]`(pos)`.
     #[inline]
     pub fn with_words(pos: &Position, moves: u16, words: &Words) -> Scan {
+        // Mangala IV's relay sowing is not predicted: every move (the pass too) is made.
+        if pos.variant().is_mangala() {
+            return Scan {
+                moves,
+                unknown: moves,
+                gains: [0; MAX_N],
+                best: 0,
+            };
+        }
         with_row_len!(pos.variant(), N => scan::<N>(pos, moves, words))
     }
 
