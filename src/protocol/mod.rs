@@ -172,6 +172,33 @@ impl Session {
         }
     }
 
+    /// Keeps a job whose thread was spawned; reports one that could not start. Returns
+    /// whether the job runs.
+    fn adopt(
+        &mut self,
+        spawned: std::io::Result<JoinHandle<()>>,
+        stop: Arc<AtomicBool>,
+        control: Option<Arc<Control>>,
+        finite: bool,
+        what: &str,
+    ) -> bool {
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    stop,
+                    control,
+                    handle,
+                    finite,
+                });
+                true
+            }
+            Err(error) => {
+                self.out.error(&format!("could not start {what}: {error}"));
+                false
+            }
+        }
+    }
+
     fn reap_finished_job(&mut self) {
         if self
             .job
@@ -287,20 +314,14 @@ impl Session {
                     });
                 out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
             });
-        match spawned {
-            Ok(handle) => {
-                self.job = Some(Job {
-                    stop: Arc::new(AtomicBool::new(false)),
-                    control: Some(control),
-                    handle,
-                    finite,
-                })
-            }
-            Err(error) => {
-                self.out
-                    .error(&format!("could not start the search: {error}"));
-                self.out.line("bestmove 0000");
-            }
+        if !self.adopt(
+            spawned,
+            Arc::new(AtomicBool::new(false)),
+            Some(control),
+            finite,
+            "the search",
+        ) {
+            self.out.line("bestmove 0000");
         }
     }
 
@@ -335,17 +356,13 @@ impl Session {
                     Err(error) => out.error(&error),
                 }
             });
-        match spawned {
-            Ok(handle) => {
-                self.job = Some(Job {
-                    stop: Arc::new(AtomicBool::new(false)),
-                    control: Some(control),
-                    handle,
-                    finite: true,
-                })
-            }
-            Err(error) => self.out.error(&format!("could not start bench: {error}")),
-        }
+        self.adopt(
+            spawned,
+            Arc::new(AtomicBool::new(false)),
+            Some(control),
+            true,
+            "bench",
+        );
     }
 
     fn handshake(&mut self, dialect: Dialect) {
@@ -468,19 +485,13 @@ impl Session {
                 let answer = side_advice(&game, &tt, threads, &job_control);
                 out.line(&format!("response {answer}"));
             });
-        match spawned {
-            Ok(handle) => {
-                self.job = Some(Job {
-                    stop: Arc::new(AtomicBool::new(false)),
-                    control: Some(control),
-                    handle,
-                    finite: true,
-                })
-            }
-            Err(error) => self
-                .out
-                .error(&format!("could not start the side search: {error}")),
-        }
+        self.adopt(
+            spawned,
+            Arc::new(AtomicBool::new(false)),
+            Some(control),
+            true,
+            "the side search",
+        );
     }
 
     fn start_perft(&mut self, depth: u64) {
@@ -522,17 +533,7 @@ impl Session {
                 }
                 Err(error) => out.line(&format!("info string {error}")),
             });
-        match spawned {
-            Ok(handle) => {
-                self.job = Some(Job {
-                    stop,
-                    control: None,
-                    handle,
-                    finite: true,
-                })
-            }
-            Err(error) => self.out.error(&format!("could not start perft: {error}")),
-        }
+        self.adopt(spawned, stop, None, true, "perft");
     }
 }
 
