@@ -194,3 +194,43 @@ proptest! {
         prop_assert_eq!(replayed.positions(), game.positions());
     }
 }
+
+#[test]
+fn a_free_choice_match_tells_the_engines_its_rules_and_its_records_replay() {
+    let bin = env!("CARGO_BIN_EXE_tuzdik");
+    let dir = std::env::temp_dir().join(format!("tuzdik-mangala-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let output = Command::new(bin)
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={bin}"),
+            "--engine",
+            &format!("cmd={bin}"),
+            "--games",
+            "2",
+            "--variant",
+            "mangala4",
+            "--mangala",
+            "free-choice",
+            "--depth",
+            "3",
+            "--debug",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        log.contains("setoption name Mangala value free-choice"),
+        "{log}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[Variant \"mangala4 mangala=free-choice\"]"));
+    let summary = tuzdik::record::replay_all(&text).unwrap();
+    assert_eq!(summary.games, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

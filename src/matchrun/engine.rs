@@ -440,6 +440,9 @@ impl Engine {
         if variant.capture() != Capture::Standard {
             options.push(("Capture".into(), variant.capture().name().into()));
         }
+        if variant.mangala_move() != crate::MangalaMove::Leftmost {
+            options.push(("Mangala".into(), variant.mangala_move().name().into()));
+        }
         options.extend(spec.options.iter().cloned());
         for (name, value) in &options {
             self.send(&format!("setoption name {name} value {value}"))?;

@@ -641,75 +641,8 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// What the rules say of the node at `ply` before any search: a finished game (rules
-    /// 3a/3b) or a repetition (3c) scores at once. `moves` is `pos.legal_mask()`, `total` its
-    /// kazan total; `key` is worked out only if the repetition check needs it.
-    #[inline(always)]
-    fn settled(
-        &mut self,
-        pos: &Position,
-        key: Option<u64>,
-        total: u32,
-        moves: u16,
-        ply: usize,
-    ) -> Option<i32> {
-        if moves == 0 {
-            self.nodes += 1;
-            return Some(terminal_score(pos, ply));
-        }
-        let repeated = self.may_repeat(ply, total) && {
-            let key = key.unwrap_or_else(|| pos.compute_key());
-            self.is_repetition(ply, key, total)
-        };
-        if repeated {
-            self.nodes += 1;
-            let shared = pos.shared_scores();
-            let us = pos.side_to_move().index();
-            return Some(outcome_score(shared[us], shared[1 - us], ply));
-        }
-        None
-    }
-
-    /// Searches a child: at depth 0 straight into [`frontier`](Self::frontier), which saves
-    /// the frame of a full node for most of the tree.
-    #[inline(always)]
-    fn search_child(
-        &mut self,
-        child: &Position,
-        key: Option<u64>,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        if depth <= 0 {
-            self.frontier(child, key, alpha, beta, ply)
-        } else {
-            self.negamax(child, key, depth, alpha, beta, ply)
-        }
-    }
-
-    /// A node at the horizon: its rules outcome, else the quiescence search. `key` as for
-    /// [`negamax`](Self::negamax).
-    fn frontier(
-        &mut self,
-        pos: &Position,
-        key: Option<u64>,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.pv_len[ply] = ply;
-        let moves = pos.legal_mask();
-        if let Some(score) = self.settled(pos, key, kazan_total(pos), moves, ply) {
-            return score;
-        }
-        self.quiescence(pos, moves, alpha, beta, ply, 0)
-    }
-
-    /// The main search. `key` is `pos`'s key, or `None` where the parent left it out: it
-    /// is worked out here when first needed (children that reverse futility prunes at once
-    /// need it only for a repetition check the kazans may rule out already).
+    /// The main search. `key` is `pos`'s key; it may be left out (`None`) at depth 0, where
+    /// it is needed only for a repetition check that the kazans do not rule out already.
     fn negamax(
         &mut self,
         pos: &Position,
@@ -719,17 +652,25 @@ impl<'a> Worker<'a> {
         mut beta: i32,
         ply: usize,
     ) -> i32 {
-        if depth <= 0 {
-            return self.frontier(pos, key, alpha, beta, ply);
-        }
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let total = kazan_total(pos);
         let moves = pos.legal_mask();
-        if let Some(score) = self.settled(pos, key, total, moves, ply) {
-            return score;
+        if moves == 0 {
+            self.nodes += 1;
+            return terminal_score(pos, ply);
         }
-        if ply >= MAX_PLY - 1 {
+        let repeated = self.may_repeat(ply, total) && {
+            let key = key.unwrap_or_else(|| pos.compute_key());
+            self.is_repetition(ply, key, total)
+        };
+        if repeated {
+            self.nodes += 1;
+            let shared = pos.shared_scores();
+            let us = pos.side_to_move().index();
+            return outcome_score(shared[us], shared[1 - us], ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, moves, alpha, beta, ply, 0);
         }
         if self.tick() {
@@ -850,7 +791,7 @@ impl<'a> Worker<'a> {
             let quiet = child.kazan(mover) == kazan_before;
             let mut score;
             if index == 0 {
-                score = -self.search_child(child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH && index >= p::LMR_MIN_MOVE && quiet {
@@ -860,7 +801,7 @@ impl<'a> Worker<'a> {
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
-                score = -self.search_child(
+                score = -self.negamax(
                     child,
                     child_key,
                     depth - 1 - reduction,
@@ -869,17 +810,10 @@ impl<'a> Worker<'a> {
                     ply + 1,
                 );
                 if score > alpha && reduction > 0 {
-                    score = -self.search_child(
-                        child,
-                        child_key,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                    );
+                    score = -self.negamax(child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search_child(child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
             index += 1;

@@ -49,7 +49,7 @@ impl Scan {
     }
 
     /// The same, given `pos.legal_mask()` and [`ring_words`]`(pos)`.
-    #[inline(always)]
+    #[inline]
     pub fn with_words(pos: &Position, moves: u16, words: &Words) -> Scan {
         // Mangala IV's relay sowing is not predicted: every move (the pass too) is made.
         if pos.variant().is_mangala() {
