@@ -126,8 +126,9 @@ type Sowings = [[[u32; 2 * MAX_N]; 2 * MAX_N]; 2];
 
 /// Where a [`Sowings`] entry keeps the last hole.
 const LAST_SHIFT: u32 = 24;
-/// A sowing that is not predicted: it needs making.
-const LAPS: u32 = 1 << 31;
+/// A sowing that is not predicted (it needs making), or no sowing (an empty hole). Its last
+/// hole is one past the ring, where nothing is ever taken, so that its gain comes out 0.
+const LAPS: u32 = 1 << 31 | 31 << LAST_SHIFT;
 
 const fn sowings(n: usize) -> Sowings {
     let ring = 2 * n;
@@ -233,9 +234,8 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     // A stone sown into the mover's own tuzdik goes to the mover's kazan.
     let own_tuzdik_bit =
         own_tuzdik.map_or(0, |hole| 1 << (them.index() * N + usize::from(hole) - 1));
-    // Gains are worked out for every hole of the row, legal or not, with no branch: holes
-    // that are not predicted moves get meaningless gains, which `best` leaves out and
-    // `gain` never reads.
+    // Gains are worked out for every hole of the row with no branch; empty holes and
+    // sowings that lap the ring come out 0.
     let mut gains = [0u8; MAX_N];
     let mut laps = 0u16;
     let mut best = 0u8;
@@ -244,10 +244,8 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
         let sowing = sowings[origin][usize::from(cells[origin]).min(ring - 1)];
         let last = (sowing >> LAST_SHIFT) as usize & 31;
         *gain = takes[last] + u8::from(sowing & own_tuzdik_bit != 0);
-        let unpredicted = (sowing >> 31) as u16;
-        let counted = (moves >> offset) & !unpredicted & 1;
-        best = best.max(*gain & 0u8.wrapping_sub(counted as u8));
-        laps |= unpredicted << offset;
+        best = best.max(*gain);
+        laps |= ((sowing >> 31) as u16) << offset;
     }
     Scan {
         moves,

@@ -104,36 +104,6 @@ fn age_of(data: u64) -> u8 {
     ((data >> 46) & AGE_MASK) as u8
 }
 
-/// Asks the kernel to back `len` bytes from `start` (not yet touched) with 2 MiB pages where
-/// it can. Probes land anywhere in the table, so with 4 KiB pages nearly every one misses
-/// the TLB as well as the cache, and the page walk doubles the wait. Only whole huge pages
-/// inside the range are advised; the kernel may ignore the advice.
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE_PAGE: usize = 2 << 20;
-        const MADV_HUGEPAGE: i32 = 14;
-        unsafe extern "C" {
-            fn madvise(addr: *mut u8, len: usize, advice: i32) -> i32;
-        }
-        let first = (start as usize).next_multiple_of(HUGE_PAGE);
-        let end = (start as usize + len) / HUGE_PAGE * HUGE_PAGE;
-        if end > first {
-            // SAFETY: the range lies inside an allocation this table owns, and the advice
-            // changes how pages are backed, never their contents. A failure is harmless.
-            unsafe {
-                madvise(
-                    start.wrapping_add(first - start as usize),
-                    end - first,
-                    MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, len);
-}
-
 /// The table. Shared by reference between search threads.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -156,9 +126,8 @@ impl TranspositionTable {
     /// The same, reporting a failed allocation instead of aborting.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
         let count = (mib.saturating_mul(1 << 20) / Self::BUCKET_BYTES).max(1);
-        let mut buckets: Vec<Bucket> = Vec::new();
+        let mut buckets = Vec::new();
         buckets.try_reserve_exact(count)?;
-        advise_huge_pages(buckets.as_mut_ptr().cast(), count * Self::BUCKET_BYTES);
         buckets.resize_with(count, Bucket::default);
         let table = TranspositionTable {
             buckets,
