@@ -26,3 +26,4 @@ pub use moves::{Move, MoveError};
 pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
 pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod search;
+pub mod solve;

@@ -52,6 +52,34 @@ enum Command {
     Play(tuzdik::interactive::PlayArgs),
     /// Annotate the games of a PGN file with the engine's scores and mark mistakes.
     Analyse(tuzdik::interactive::AnalyseArgs),
+    /// Build (or resume, verify and probe) the Bestemshchi table of exact values for every
+    /// board with up to N stones (see docs/solve.md).
+    Solve(SolveArgs),
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// The variant: only `bestemshchi` (no tuzdik, standard switches) can be solved.
+    variant: String,
+    /// Build every level up to this many stones on the board (even, at most 50).
+    #[arg(long)]
+    max_stones: u32,
+    /// Directory of the level files (`bestemshchi-k<k>.bin`).
+    #[arg(long, default_value = "tables")]
+    out: std::path::PathBuf,
+    /// Check every entry against its children (the loaded lower levels and the level itself).
+    #[arg(long)]
+    verify: bool,
+    /// Solve levels again even when their files exist (by default existing files are loaded,
+    /// so a stopped build resumes where it was).
+    #[arg(long)]
+    rebuild: bool,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Position strings to look up once the table is ready: the value and every move's value.
+    #[arg(long)]
+    probe: Vec<String>,
 }
 
 #[derive(Args)]
@@ -167,6 +195,142 @@ fn run_setup(variant: &str, seed: u64) -> Result<(), String> {
     Ok(())
 }
 
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / f64::from(1 << 30))
+}
+
+fn run_solve(args: &SolveArgs) -> Result<(), String> {
+    use tuzdik::solve::{self, BuildOptions, index::level_size};
+    let family: Family = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if family != Family::Bestemshchi {
+        return Err(format!(
+            "only bestemshchi can be solved (its 50 stones fit a table); not {family}"
+        ));
+    }
+    solve::check_limit(args.max_stones).map_err(|e| e.to_string())?;
+    let threads = args.threads.unwrap_or(0);
+    if threads > 256 {
+        return Err(format!("--threads {threads} is outside 1..256"));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("could not start the worker threads: {e}"))?;
+    let entries: u64 = (0..=args.max_stones).step_by(2).map(level_size).sum();
+    let needed = solve::memory_needed(args.max_stones);
+    println!(
+        "bestemshchi levels 0..={} (even): {entries} entries, {} of tables in {}; \
+         about {} of memory at the last level; {} threads",
+        args.max_stones,
+        gib(entries),
+        args.out.display(),
+        gib(needed),
+        pool.current_num_threads()
+    );
+    if let Some(available) = available_memory()
+        && available < needed
+    {
+        eprintln!(
+            "warning: only {} of memory is available; the last levels will not fit",
+            gib(available)
+        );
+    }
+    let options = BuildOptions {
+        max_stones: args.max_stones,
+        out: Some(args.out.clone()),
+        verify: args.verify,
+        rebuild: args.rebuild,
+    };
+    let started = Instant::now();
+    let table = pool
+        .install(|| {
+            solve::build(&options, |report| {
+                let memory = report.memory.map_or_else(
+                    || "memory n/a".to_string(),
+                    |(rss, peak)| format!("rss {} peak {}", gib(rss), gib(peak)),
+                );
+                let work = match &report.solved {
+                    Some(times) => {
+                        let total = times.forward + times.retrograde;
+                        format!(
+                            "solved {:.3} s (forward {:.3} s, retrograde {:.3} s, {} expanded, \
+                             {:.0} ns/entry), written {:.3} s",
+                            total.as_secs_f64(),
+                            times.forward.as_secs_f64(),
+                            times.retrograde.as_secs_f64(),
+                            times.expanded,
+                            total.as_secs_f64() * 1e9 / report.entries as f64,
+                            report.file_time.as_secs_f64()
+                        )
+                    }
+                    None => format!("loaded {:.3} s", report.file_time.as_secs_f64()),
+                };
+                let check = match &report.verification {
+                    Some(v) if v.mismatches == 0 => format!(
+                        ", verified {} entries in {:.3} s",
+                        v.checked,
+                        report.verify_time.as_secs_f64()
+                    ),
+                    Some(v) => {
+                        format!(", VERIFY FAILED: {} of {} entries", v.mismatches, v.checked)
+                    }
+                    None => String::new(),
+                };
+                println!(
+                    "level {:>2}: {:>11} entries, {work}{check}, {memory}",
+                    report.stones, report.entries
+                );
+                println!("          {}", report.histogram.summary());
+                let _ = io::stdout().flush();
+            })
+        })
+        .map_err(|e| e.to_string())?;
+    println!(
+        "done in {:.3} s, levels 0..={}",
+        started.elapsed().as_secs_f64(),
+        table.max_stones()
+    );
+    for text in &args.probe {
+        print_probe(&table, text)?;
+    }
+    Ok(())
+}
+
+fn print_probe(table: &tuzdik::solve::Tablebase, text: &str) -> Result<(), String> {
+    let variant = tuzdik::Variant::new(Family::Bestemshchi);
+    let pos = tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe: {e}"))?;
+    let mover = pos.side_to_move();
+    let lead = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32;
+    match (table.probe(&pos), table.move_values(&pos)) {
+        (Some(value), Some(moves)) => {
+            let result = match (lead + value).signum() {
+                1 => "wins",
+                -1 => "loses",
+                _ => "draws",
+            };
+            let moves: Vec<String> = moves.iter().map(|(mv, v)| format!("{mv}:{v:+}")).collect();
+            println!(
+                "{pos}: {mover} to move, future margin {value:+}, {mover} {result}; moves {}",
+                moves.join(" ")
+            );
+        }
+        _ => println!(
+            "{pos}: not in the table ({} stones on the board, the table has up to {})",
+            pos.stones_on_board(),
+            table.max_stones()
+        ),
+    }
+    Ok(())
+}
+
+/// `MemAvailable` from /proc/meminfo (Linux).
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
@@ -181,6 +345,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => tuzdik::matchrun::run(args),
         Some(Command::Play(args)) => tuzdik::interactive::play(args),
         Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
+        Some(Command::Solve(args)) => run_solve(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

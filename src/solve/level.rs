@@ -1,0 +1,300 @@
+//! Solving one level (all boards with the same number of stones) exactly, given the lower
+//! levels. See docs/solve.md for the algorithm and its proof; in short:
+//!
+//! 1. A forward pass finds for every board its best *exit* (a capture, worth
+//!    `captured - V(child)` from a lower level, or a quiet move to a finished board, worth `k`)
+//!    and counts its quiet moves to unfinished boards of the level (the *graph moves*).
+//! 2. For each threshold `t = k, k - 2, .., 2` a retrograde attractor adds the boards whose
+//!    mover can force at least `t` (value `t`) and those whose opponent can (value `-t`): a
+//!    board is won at `t` when an exit is worth `t` or a graph move leads to a board lost at
+//!    `t`; it is lost at `t` when every graph move leads to a board won at `t` and no exit is
+//!    worth more than `-t`. The counters of refuted moves carry over from one threshold to
+//!    the next, so each board is expanded (its parents generated) at most once.
+//! 3. Boards never reached are worth 0: their mover can keep the game inside the level away
+//!    from every loss and the opponent likewise, so play ends by repetition or by an exit
+//!    worth 0.
+//!
+//! Each board has one 16-bit cell while the level is solved: the low byte holds the counter
+//! of graph moves not yet refuted and two flags, the high byte the best exit while the board
+//! is undecided and its value once it is decided. One atomic operation on one cell decides or
+//! counts off a board, so the parallel workers need no locks.
+
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::board::{ROW, for_each_parent, mover_row_empty, play};
+use super::index::{level_size, next, rank, unrank};
+
+/// Counter of graph moves not yet refuted (at most 5).
+const COUNT_MASK: u16 = 0b111;
+/// The board's value is known (and in the high byte).
+const DECIDED: u16 = 1 << 3;
+/// Decided but its parents are not yet updated (a worker's stack was full).
+const PENDING: u16 = 1 << 4;
+/// The low byte.
+const LOW: u16 = 0xff;
+/// "No exit": below every threshold.
+const NO_EXIT: i8 = i8::MIN;
+/// Boards per parallel work item.
+const CHUNK: usize = 1 << 14;
+/// Decided boards a worker keeps on its stack before it marks them pending instead.
+const STACK_LIMIT: usize = 1 << 20;
+/// A stack this long gives half of itself to another worker (work stealing keeps both cores
+/// busy when one seed's attractor is large)...
+const SPLIT: usize = 1 << 12;
+/// ...while fewer than this many handed-off stacks are waiting (bounding their memory).
+const MAX_TASKS: usize = 1 << 12;
+
+/// How long the parts of a level's solve took.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveTimes {
+    /// The forward pass (moves, exits, counters).
+    pub forward: Duration,
+    /// The thresholds' scans and retrograde propagation.
+    pub retrograde: Duration,
+    /// Boards expanded by the retrograde part (decided boards inside the graph).
+    pub expanded: u64,
+}
+
+#[inline(always)]
+fn high(cell: u16) -> i32 {
+    i32::from((cell >> 8) as u8 as i8)
+}
+
+#[inline(always)]
+fn with_high(low: u16, value: i32) -> u16 {
+    (u16::from(value as i8 as u8) << 8) | (low & LOW)
+}
+
+/// Solves level `k` (even, `lower[j]` holding level `j` for every even `j < k`). Returns the
+/// values, one `i8` (stored as its byte) per rank.
+pub fn solve_level(k: u32, lower: &[Vec<u8>]) -> (Vec<u8>, SolveTimes) {
+    let size = level_size(k) as usize;
+    for j in (0..k).step_by(2) {
+        assert_eq!(
+            lower[j as usize].len() as u64,
+            level_size(j),
+            "level {j} is missing"
+        );
+    }
+    let mut times = SolveTimes::default();
+    let started = Instant::now();
+    let mut cells: Vec<AtomicU16> = Vec::new();
+    cells.par_extend((0..size).into_par_iter().map(|_| AtomicU16::new(0)));
+    cells
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(chunk, cells)| {
+            let mut board = unrank((chunk * CHUNK) as u64, k);
+            for (i, cell) in cells.iter_mut().enumerate() {
+                if i > 0 {
+                    next(&mut board);
+                }
+                *cell.get_mut() = forward(&board, k, lower);
+            }
+        });
+    times.forward = started.elapsed();
+
+    let started = Instant::now();
+    let solver = Retrograde {
+        k,
+        cells: &cells,
+        expanded: AtomicU64::new(0),
+        tasks: AtomicUsize::new(0),
+    };
+    let chunks = size.div_ceil(CHUNK);
+    for t in (2..=k as i32).rev().step_by(2) {
+        rayon::scope(|scope| {
+            (0..chunks).into_par_iter().for_each(|chunk| {
+                let mut stack = Vec::new();
+                for i in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
+                    let cell = solver.cells[i].load(Ordering::Relaxed);
+                    if cell & DECIDED != 0 {
+                        continue;
+                    }
+                    let exit = high(cell);
+                    let value = if exit == t {
+                        t
+                    } else if exit == -t && cell & COUNT_MASK == 0 {
+                        -t
+                    } else {
+                        continue;
+                    };
+                    if solver.decide(i, value, cell) {
+                        stack.push(i);
+                        solver.drain(&mut stack, t, scope);
+                    }
+                }
+            });
+        });
+        // Boards left pending by a full stack, until none is left.
+        loop {
+            let any = AtomicBool::new(false);
+            rayon::scope(|scope| {
+                (0..chunks).into_par_iter().for_each(|chunk| {
+                    let mut stack = Vec::new();
+                    for i in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
+                        if solver.cells[i].load(Ordering::Relaxed) & PENDING != 0 {
+                            solver.cells[i].fetch_and(!PENDING, Ordering::Relaxed);
+                            any.store(true, Ordering::Relaxed);
+                            stack.push(i);
+                            solver.drain(&mut stack, t, scope);
+                        }
+                    }
+                });
+            });
+            if !any.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+    }
+    times.retrograde = started.elapsed();
+    times.expanded = solver.expanded.into_inner();
+    // Undecided boards are worth 0.
+    let mut values = Vec::new();
+    values.par_extend(cells.par_iter().map(|cell| {
+        let cell = cell.load(Ordering::Relaxed);
+        if cell & DECIDED != 0 {
+            (cell >> 8) as u8
+        } else {
+            0
+        }
+    }));
+    (values, times)
+}
+
+/// The first cell of a board: decided at `-k` when the mover has no stone (rule 3b),
+/// otherwise its best exit and its number of graph moves.
+#[inline(always)]
+fn forward(board: &super::board::Board, k: u32, lower: &[Vec<u8>]) -> u16 {
+    if mover_row_empty(board) {
+        return with_high(DECIDED, -(k as i32));
+    }
+    let mut best = i32::from(NO_EXIT);
+    let mut count = 0u16;
+    for hole in 0..ROW {
+        if board[hole] == 0 {
+            continue;
+        }
+        let played = play(board, hole);
+        let c = u32::from(played.captured);
+        if c > 0 {
+            let child = lower[(k - c) as usize][rank(&played.child) as usize] as i8;
+            best = best.max(c as i32 - i32::from(child));
+        } else if mover_row_empty(&played.child) {
+            best = best.max(k as i32);
+        } else {
+            count += 1;
+        }
+    }
+    with_high(count, best)
+}
+
+/// The shared state of the retrograde part.
+struct Retrograde<'a> {
+    k: u32,
+    cells: &'a [AtomicU16],
+    /// Boards expanded so far.
+    expanded: AtomicU64,
+    /// Stacks handed to other workers and not yet finished.
+    tasks: AtomicUsize,
+}
+
+impl Retrograde<'_> {
+    /// Decides board `i` at `value` unless it is decided already; `true` if this call did it.
+    /// `now` is a recent load of the cell.
+    #[inline(always)]
+    fn decide(&self, i: usize, value: i32, mut now: u16) -> bool {
+        let cell = &self.cells[i];
+        loop {
+            if now & DECIDED != 0 {
+                return false;
+            }
+            let new = with_high(now | DECIDED, value);
+            match cell.compare_exchange_weak(now, new, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return true,
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// One graph move of board `i` leads to a board won at `t` (or more): counts it off, and
+    /// decides `i` lost at `t` when no graph move is left and no exit is worth more than
+    /// `-t`. `true` if this call decided it. `now` is a recent load of the cell.
+    #[inline(always)]
+    fn refute(&self, i: usize, t: i32, mut now: u16) -> bool {
+        let cell = &self.cells[i];
+        loop {
+            if now & DECIDED != 0 {
+                return false;
+            }
+            let left = (now & COUNT_MASK).wrapping_sub(1);
+            debug_assert!(left < 5, "more refutations than graph moves");
+            let lost = left == 0 && high(now) <= -t;
+            let new = if lost {
+                with_high((now & !COUNT_MASK) | DECIDED, -t)
+            } else {
+                (now & !COUNT_MASK) | (left & COUNT_MASK)
+            };
+            match cell.compare_exchange_weak(now, new, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return lost,
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// Expands the decided boards on `stack` (and those they decide) at threshold `t`,
+    /// handing half of a long stack to another worker of `scope`.
+    ///
+    /// Boards are taken a few at a time and all their parents' cells are loaded before any is
+    /// updated: the loads are independent, so their cache misses overlap.
+    fn drain<'s>(&'s self, stack: &mut Vec<usize>, t: i32, scope: &rayon::Scope<'s>) {
+        const BATCH: usize = 8;
+        // At most 5 origins times 10 sowing lengths per board.
+        let mut parents = [(0usize, false); BATCH * 50];
+        let mut seen = [0u16; BATCH * 50];
+        let mut expanded = 0;
+        while !stack.is_empty() {
+            if stack.len() >= SPLIT && self.tasks.load(Ordering::Relaxed) < MAX_TASKS {
+                let mut half = stack.split_off(stack.len() / 2);
+                self.tasks.fetch_add(1, Ordering::Relaxed);
+                scope.spawn(move |scope| {
+                    self.drain(&mut half, t, scope);
+                    self.tasks.fetch_sub(1, Ordering::Relaxed);
+                });
+            }
+            let mut found = 0;
+            for _ in 0..BATCH {
+                let Some(i) = stack.pop() else { break };
+                expanded += 1;
+                let won = high(self.cells[i].load(Ordering::Relaxed)) > 0;
+                let board = unrank(i as u64, self.k);
+                for_each_parent(&board, |parent| {
+                    parents[found] = (rank(parent) as usize, won);
+                    found += 1;
+                });
+            }
+            for (slot, &(p, _)) in seen.iter_mut().zip(&parents[..found]) {
+                *slot = self.cells[p].load(Ordering::Relaxed);
+            }
+            for (&(p, won), &now) in parents[..found].iter().zip(&seen) {
+                // A parent of a lost board wins at t; a parent of a won board loses a move.
+                let decided = if won {
+                    self.refute(p, t, now)
+                } else {
+                    self.decide(p, t, now)
+                };
+                if decided {
+                    if stack.len() < STACK_LIMIT {
+                        stack.push(p);
+                    } else {
+                        self.cells[p].fetch_or(PENDING, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.expanded.fetch_add(expanded, Ordering::Relaxed);
+    }
+}

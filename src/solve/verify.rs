@@ -1,0 +1,110 @@
+//! Checking a level against its children: every entry must equal the best, over its moves, of
+//! `captured - V(child)` (child in a lower level) or `-V(child)` (a quiet move, child in the
+//! same level), and a finished board must hold minus the opponent's stones.
+//!
+//! This is the fixed-point (Bellman) condition. It is necessary, not sufficient: inside a cycle
+//! of quiet moves a wrong assignment can satisfy it (two boards that each "win" through the
+//! other). The retrograde construction rules that out (docs/solve.md), and the tests compare
+//! the small levels with a plain solver that follows the rules with an explicit history.
+
+use rayon::prelude::*;
+
+use super::board::{ROW, mover_row_empty, play, terminal_value};
+use super::index::{level_size, next, rank, unrank};
+
+/// Boards per parallel work item.
+const CHUNK: usize = 1 << 14;
+
+/// One entry that disagrees with its children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The level.
+    pub stones: u32,
+    /// The rank of the board.
+    pub rank: u64,
+    /// What the table holds.
+    pub stored: i32,
+    /// The best over the children.
+    pub expected: i32,
+}
+
+/// What a level's check found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verification {
+    /// Entries checked.
+    pub checked: u64,
+    /// Entries that disagree.
+    pub mismatches: u64,
+    /// The first few of them (lowest ranks first).
+    pub examples: Vec<Mismatch>,
+}
+
+/// The value of board `rank` of level `k` recomputed from its children in `levels`.
+pub fn best_over_children(k: u32, rank_of_board: u64, levels: &[Vec<u8>]) -> i32 {
+    best_of(&unrank(rank_of_board, k), k, levels)
+}
+
+fn best_of(board: &super::board::Board, k: u32, levels: &[Vec<u8>]) -> i32 {
+    if mover_row_empty(board) {
+        return terminal_value(board);
+    }
+    let mut best = i32::MIN;
+    for hole in 0..ROW {
+        if board[hole] == 0 {
+            continue;
+        }
+        let played = play(board, hole);
+        let c = u32::from(played.captured);
+        let child = levels[(k - c) as usize][rank(&played.child) as usize] as i8;
+        best = best.max(c as i32 - i32::from(child));
+    }
+    best
+}
+
+/// Checks every entry of level `k` (`levels[k]` and every lower even level present).
+pub fn verify_level(k: u32, levels: &[Vec<u8>]) -> Verification {
+    let size = level_size(k) as usize;
+    assert_eq!(levels[k as usize].len(), size);
+    let chunks = size.div_ceil(CHUNK);
+    let mut found: Vec<(u64, Vec<Mismatch>)> = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let start = chunk * CHUNK;
+            let end = (start + CHUNK).min(size);
+            let mut board = unrank(start as u64, k);
+            let mut bad = 0u64;
+            let mut examples = Vec::new();
+            for i in start..end {
+                if i > start {
+                    next(&mut board);
+                }
+                let stored = i32::from(levels[k as usize][i] as i8);
+                let expected = best_of(&board, k, levels);
+                if stored != expected {
+                    bad += 1;
+                    if examples.len() < 8 {
+                        examples.push(Mismatch {
+                            stones: k,
+                            rank: i as u64,
+                            stored,
+                            expected,
+                        });
+                    }
+                }
+            }
+            (bad, examples)
+        })
+        .collect();
+    let mut report = Verification {
+        checked: size as u64,
+        ..Verification::default()
+    };
+    for (bad, examples) in found.iter_mut() {
+        report.mismatches += *bad;
+        if report.examples.len() < 8 {
+            report.examples.append(examples);
+        }
+    }
+    report.examples.truncate(8);
+    report
+}
