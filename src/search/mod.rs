@@ -327,7 +327,7 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: [[i32; 17]; 2],
+    history: [[[i32; 32]; 17]; 2],
     /// Keys and kazan totals of the game since its last capture and of the search path;
     /// `path[base + ply]` is the node at `ply`.
     path: Vec<(u64, u32)>,
@@ -413,7 +413,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
-            history: [[0; 17]; 2],
+            history: [[[0; 32]; 17]; 2],
             path,
             base,
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
@@ -525,10 +525,28 @@ impl<'a> Worker<'a> {
         false
     }
 
+    /// The history bucket of a move: by hole, and by the stones in it when
+    /// [`p::HISTORY_BY_COUNT`] is on.
+    #[inline(always)]
+    fn history_bucket(pos: &Position, side: Side, hole: usize) -> usize {
+        if p::HISTORY_BY_COUNT {
+            usize::from(pos.row(side)[hole - 1]).min(31)
+        } else {
+            0
+        }
+    }
+
     /// The moves of a node other than `skip`, best first: predicted captures by size, then
     /// killers, then history.
     #[inline]
-    fn ordered_moves(&self, scan: &Scan, side: Side, ply: usize, skip: Option<u8>) -> MoveList {
+    fn ordered_moves(
+        &self,
+        pos: &Position,
+        scan: &Scan,
+        side: Side,
+        ply: usize,
+        skip: Option<u8>,
+    ) -> MoveList {
         let mut list = MoveList::EMPTY;
         let mut mask = scan.moves();
         if let Some(hole) = skip {
@@ -545,23 +563,45 @@ impl<'a> Worker<'a> {
                 Gain::Unknown => 1 << 23,
                 Gain::Exact(_) if mv == first_killer => 1 << 22,
                 Gain::Exact(_) if mv == second_killer => (1 << 22) - 1,
-                Gain::Exact(_) => self.history[side.index()][hole as usize],
+                Gain::Exact(_) => {
+                    let bucket = Self::history_bucket(pos, side, usize::from(hole));
+                    self.history[side.index()][hole as usize][bucket]
+                }
             };
             list.push(offset, key);
         }
         list
     }
 
-    fn update_quiet_stats(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32) {
+    /// A quiet move caused a cutoff after the quiet moves `failed` were searched in vain.
+    fn update_quiet_stats(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        failed: &[Move],
+        ply: usize,
+        depth: i32,
+    ) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
-        let side = pos.side_to_move().index();
-        let hole = mv.mask_bit() as usize + 1;
         let bonus = (depth * depth).min(p::HISTORY_MAX);
-        let slot = &mut self.history[side][hole];
-        *slot += bonus - *slot * bonus / p::HISTORY_MAX;
+        self.add_history(pos, mv, bonus);
+        if p::HISTORY_MALUS {
+            for &other in failed {
+                self.add_history(pos, other, -bonus);
+            }
+        }
+    }
+
+    /// Moves a history entry towards +-HISTORY_MAX by `bonus` (gravity keeps it bounded).
+    fn add_history(&mut self, pos: &Position, mv: Move, bonus: i32) {
+        let side = pos.side_to_move();
+        let hole = mv.mask_bit() as usize + 1;
+        let bucket = Self::history_bucket(pos, side, hole);
+        let slot = &mut self.history[side.index()][hole][bucket];
+        *slot += bonus - *slot * bonus.abs() / p::HISTORY_MAX;
     }
 
     /// Captures only, below the horizon. `moves` is `pos.legal_mask()`.
@@ -737,6 +777,11 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let depth = if p::IIR_MIN_DEPTH > 0 && depth >= p::IIR_MIN_DEPTH && tt_hole.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -766,13 +811,15 @@ impl<'a> Worker<'a> {
         // a position just written field by field would stall on store forwarding.
         let mut made = [(*pos, None); p::MAKE_AHEAD + 1];
         let mut made_count = 0;
+        let mut failed_quiets = [Move::from_mask_bit(0); 16];
+        let mut failed_count = 0;
         loop {
             let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
                 make(&mut tt_child, usize::from(hole - 1));
                 (hole, &tt_child)
             } else {
                 let list =
-                    rest.get_or_insert_with(|| self.ordered_moves(&scan, mover, ply, tt_hole));
+                    rest.get_or_insert_with(|| self.ordered_moves(pos, &scan, mover, ply, tt_hole));
                 let Some(offset) = list.get(next_in_rest) else {
                     break;
                 };
@@ -789,6 +836,16 @@ impl<'a> Worker<'a> {
             let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let (child, child_key) = (&child.0, child.1);
             let quiet = child.kazan(mover) == kazan_before;
+            if index > 0 && quiet && !pv_node && best > -MATE_BOUND {
+                let late =
+                    depth <= p::LMP_MAX_DEPTH && index >= p::LMP_BASE + (depth * depth) as usize;
+                let futile = depth <= p::FUTILITY_MAX_DEPTH
+                    && static_eval + p::FUTILITY_MARGIN * depth <= alpha;
+                if late || futile {
+                    index += 1;
+                    continue;
+                }
+            }
             let mut score;
             if index == 0 {
                 score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
@@ -820,6 +877,10 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
+            if quiet && score <= alpha && failed_count < failed_quiets.len() {
+                failed_quiets[failed_count] = mv;
+                failed_count += 1;
+            }
             if score > best {
                 best = score;
                 best_move = Some(mv);
@@ -832,7 +893,13 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply] = self.pv_len[ply + 1].max(ply + 1);
                     if score >= beta {
                         if quiet {
-                            self.update_quiet_stats(pos, mv, ply, depth);
+                            self.update_quiet_stats(
+                                pos,
+                                mv,
+                                &failed_quiets[..failed_count],
+                                ply,
+                                depth,
+                            );
                         }
                         break;
                     }

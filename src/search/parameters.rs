@@ -39,6 +39,24 @@ pub mod search {
     pub const RFP_MAX_DEPTH: i32 = 4;
     /// ...when the static evaluation beats beta by this much per ply of depth.
     pub const RFP_MARGIN: i32 = 120;
+    /// Late-move pruning: in non-PV nodes up to this depth, quiet moves after the first
+    /// `LMP_BASE + depth * depth` are not searched (0 turns it off).
+    pub const LMP_MAX_DEPTH: i32 = 0;
+    /// See LMP_MAX_DEPTH.
+    pub const LMP_BASE: usize = 3;
+    /// Futility pruning: in non-PV nodes up to this depth, quiet moves are not searched when
+    /// the static evaluation plus this margin per ply cannot reach alpha (0 turns it off).
+    pub const FUTILITY_MAX_DEPTH: i32 = 0;
+    /// See FUTILITY_MAX_DEPTH.
+    pub const FUTILITY_MARGIN: i32 = 150;
+    /// Quiet moves searched before a cutoff lose history (the cutoff move's bonus, negated).
+    pub const HISTORY_MALUS: bool = false;
+    /// History is kept per hole and per number of stones in it (below 32), not per hole only:
+    /// the count decides where the sowing lands.
+    pub const HISTORY_BY_COUNT: bool = false;
+    /// Nodes at least this deep with no table move are searched one ply shallower (internal
+    /// iterative reduction; 0 turns it off).
+    pub const IIR_MIN_DEPTH: i32 = 0;
     /// Quiescence search stops following captures this many plies below the horizon.
     pub const QUIESCENCE_MAX_PLY: i32 = 12;
     /// Moves made (and their table entries prefetched) this many moves ahead of their turn:
