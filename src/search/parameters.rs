@@ -19,6 +19,11 @@ pub mod eval {
     pub const THREAT_TO_MOVE_PERCENT: i32 = 55;
     /// For having the move.
     pub const TEMPO: i32 = 10;
+    /// Per unit of the kazan phase: 16 × the kazan margin × the share of all stones already
+    /// captured (see `eval::Feature::KazanPhase`).
+    pub const KAZAN_PHASE: i32 = 0;
+    /// Per hole number of the tuzdik (1..N on the opponent's row, 0 without one).
+    pub const TUZDIK_HOLE: i32 = 0;
 }
 
 /// Search parameters.
