@@ -119,15 +119,27 @@ impl Weights {
         self.0[feature as usize]
     }
 
-    /// The evaluation these weights give to `features`.
+    /// The evaluation these weights give to `features` (with the search's limits).
     pub fn apply(&self, features: &Features) -> i32 {
-        self.0
-            .iter()
-            .zip(features.diffs())
-            .map(|(w, f)| w * f)
-            .sum()
+        let threat = Feature::Threat as usize;
+        let board: i32 = (self.0.iter().zip(features.diffs()).enumerate())
+            .filter(|&(i, _)| i != threat)
+            .map(|(_, (w, f))| w * f)
+            .sum();
+        board.clamp(-BOARD_LIMIT, BOARD_LIMIT)
+            + (self.0[threat] * features.get(Feature::Threat)).min(THREAT_LIMIT)
     }
 }
+
+/// The board part of the evaluation stays within this many score units, and the threat term
+/// below [`THREAT_LIMIT`]: together they stay clear of the mate scores (and of the table's
+/// 16 bits) whatever weights the tuner finds.
+pub const BOARD_LIMIT: i32 = 20_000;
+/// See [`BOARD_LIMIT`].
+pub const THREAT_LIMIT: i32 = 5_000;
+const _: () = assert!(BOARD_LIMIT + THREAT_LIMIT < super::MATE_BOUND);
+// The search takes the board part as a lower bound of the evaluation.
+const _: () = assert!(Weights::DEFAULT.get(Feature::Threat) >= 0);
 
 /// The compiled weights, read as constants so that zero weights cost nothing.
 const W: Weights = Weights::DEFAULT;
@@ -216,13 +228,13 @@ pub fn board_score(pos: &Position, words: &Words) -> i32 {
     if W.get(Feature::TuzdikHole) != 0 {
         score += W.get(Feature::TuzdikHole) * (tuzdik_hole(pos, us) - tuzdik_hole(pos, them));
     }
-    score
+    score.clamp(-BOARD_LIMIT, BOARD_LIMIT)
 }
 
 /// The capture-threat term: what the side to move's best predicted capture is worth.
 #[inline(always)]
 pub fn threat_score(scan: &Scan) -> i32 {
-    W.get(Feature::Threat) * scan.best_gain()
+    (W.get(Feature::Threat) * scan.best_gain()).min(THREAT_LIMIT)
 }
 
 /// Stones and non-empty holes on each row, `[South, North]`.
