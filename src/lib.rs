@@ -27,3 +27,4 @@ pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, S
 pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod search;
 pub mod solve;
+pub mod tune;

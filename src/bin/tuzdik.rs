@@ -55,6 +55,64 @@ enum Command {
     /// Build (or resume, verify and probe) the Bestemshchi table of exact values for every
     /// board with up to N stones (see docs/solve.md).
     Solve(SolveArgs),
+    /// Fit the evaluation weights to game results (Texel's method; see docs/tune.md).
+    Tune(TuneArgs),
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// PGN files of finished games (PlayOK records, `tuzdik match` output).
+    files: Vec<std::path::PathBuf>,
+    /// Seed of the sampling, the train/validation split and the self-play openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Positions sampled from each game (at most).
+    #[arg(long, default_value_t = 10)]
+    positions_per_game: usize,
+    /// Plies at the start of each game that are never sampled.
+    #[arg(long, default_value_t = 8)]
+    skip_plies: usize,
+    /// Generate this many self-play games first and use them too.
+    #[arg(long, default_value_t = 0)]
+    selfplay: usize,
+    /// Nodes per move in the self-play games.
+    #[arg(long, default_value_t = 20_000)]
+    selfplay_nodes: u64,
+    /// Write the self-play games to this PGN file.
+    #[arg(long)]
+    selfplay_out: Option<std::path::PathBuf>,
+    /// Newton iterations of the weight fit.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Percent of the games kept for validation (0..99).
+    #[arg(long, default_value_t = 20)]
+    validation: u32,
+    /// Also write the report to this file.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+fn run_tune(args: &TuneArgs) -> Result<(), String> {
+    if args.selfplay_nodes == 0 {
+        return Err("--selfplay-nodes must be at least 1".to_string());
+    }
+    let options = tuzdik::tune::TuneOptions {
+        files: args.files.clone(),
+        seed: args.seed,
+        positions_per_game: args.positions_per_game,
+        skip_plies: args.skip_plies,
+        selfplay: args.selfplay,
+        selfplay_nodes: args.selfplay_nodes,
+        selfplay_out: args.selfplay_out.clone(),
+        epochs: args.epochs,
+        validation_percent: args.validation,
+    };
+    let report = tuzdik::tune::run(&options)?;
+    print!("{report}");
+    if let Some(path) = &args.out {
+        std::fs::write(path, &report).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -346,6 +404,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => tuzdik::interactive::play(args),
         Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
         Some(Command::Solve(args)) => run_solve(args),
+        Some(Command::Tune(args)) => run_tune(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

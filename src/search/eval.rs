@@ -5,6 +5,186 @@ use super::ordering::{Scan, Words, ring_words};
 use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
+/// How many features the evaluation has.
+pub const FEATURES: usize = 8;
+
+/// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
+/// [`Features`] and [`Weights`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Stones in the kazan.
+    Kazan,
+    /// Owning a tuzdik (0 or 1).
+    Tuzdik,
+    /// Stones on the own row.
+    RowStones,
+    /// Non-empty holes on the own row (the legal moves).
+    Mobility,
+    /// Having the move: always 1 for the side to move.
+    Tempo,
+    /// Stones of the best capture the side to move can make now (never negative).
+    Threat,
+    /// The kazan margin weighted by how far the game has gone: `(a² - b²) * 8 / N²` for
+    /// kazans `a` and `b` and a row of `N` holes, that is 16 times the margin times the share
+    /// of all stones already captured. A lead counts for more when fewer stones are left to
+    /// win it back.
+    KazanPhase,
+    /// The number (1..N, on the opponent's row) of the hole the tuzdik stands on, 0 without
+    /// one. Holes differ in how many sowings pass over them.
+    TuzdikHole,
+}
+
+impl Feature {
+    /// Every feature, in index order.
+    pub const ALL: [Feature; FEATURES] = [
+        Feature::Kazan,
+        Feature::Tuzdik,
+        Feature::RowStones,
+        Feature::Mobility,
+        Feature::Tempo,
+        Feature::Threat,
+        Feature::KazanPhase,
+        Feature::TuzdikHole,
+    ];
+
+    /// The name in `eval` output and in the tuner's report.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Feature::Kazan => "kazan",
+            Feature::Tuzdik => "tuzdik",
+            Feature::RowStones => "row stones",
+            Feature::Mobility => "mobility",
+            Feature::Tempo => "tempo",
+            Feature::Threat => "capture threat",
+            Feature::KazanPhase => "kazan phase",
+            Feature::TuzdikHole => "tuzdik hole",
+        }
+    }
+
+    /// The constant's name in `parameters.rs`.
+    pub const fn constant(self) -> &'static str {
+        match self {
+            Feature::Kazan => "KAZAN",
+            Feature::Tuzdik => "TUZDIK",
+            Feature::RowStones => "ROW_STONE",
+            Feature::Mobility => "MOBILITY",
+            Feature::Tempo => "TEMPO",
+            Feature::Threat => "THREAT_TO_MOVE_PERCENT",
+            Feature::KazanPhase => "KAZAN_PHASE",
+            Feature::TuzdikHole => "TUZDIK_HOLE",
+        }
+    }
+}
+
+/// The feature values of a position: `[side to move, opponent]` for each feature (the tempo
+/// and the threat are the mover's alone, so the opponent's are 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// `sides[f as usize]` = (the mover's, the opponent's) quantity.
+    pub sides: [(i32, i32); FEATURES],
+}
+
+impl Features {
+    /// Side to move minus opponent, per feature.
+    pub fn diffs(&self) -> [i32; FEATURES] {
+        self.sides.map(|(us, them)| us - them)
+    }
+
+    /// One feature's difference.
+    pub fn get(&self, feature: Feature) -> i32 {
+        let (us, them) = self.sides[feature as usize];
+        us - them
+    }
+}
+
+/// A weight per feature, in score units (1/100 stone) per unit of the feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights(pub [i32; FEATURES]);
+
+impl Weights {
+    /// The weights the engine is compiled with (`parameters::eval`).
+    pub const DEFAULT: Weights = Weights([
+        weights::KAZAN,
+        weights::TUZDIK,
+        weights::ROW_STONE,
+        weights::MOBILITY,
+        weights::TEMPO,
+        weights::THREAT_TO_MOVE_PERCENT,
+        weights::KAZAN_PHASE,
+        weights::TUZDIK_HOLE,
+    ]);
+
+    /// One feature's weight.
+    pub const fn get(&self, feature: Feature) -> i32 {
+        self.0[feature as usize]
+    }
+
+    /// The evaluation these weights give to `features` (with the search's limits).
+    pub fn apply(&self, features: &Features) -> i32 {
+        let threat = Feature::Threat as usize;
+        let board: i32 = (self.0.iter().zip(features.diffs()).enumerate())
+            .filter(|&(i, _)| i != threat)
+            .map(|(_, (w, f))| w * f)
+            .sum();
+        board.clamp(-BOARD_LIMIT, BOARD_LIMIT)
+            + (self.0[threat] * features.get(Feature::Threat)).min(THREAT_LIMIT)
+    }
+}
+
+/// The board part of the evaluation stays within this many score units, and the threat term
+/// below [`THREAT_LIMIT`]: together they stay clear of the mate scores (and of the table's
+/// 16 bits) whatever weights the tuner finds.
+pub const BOARD_LIMIT: i32 = 20_000;
+/// See [`BOARD_LIMIT`].
+pub const THREAT_LIMIT: i32 = 5_000;
+const _: () = assert!(BOARD_LIMIT + THREAT_LIMIT < super::MATE_BOUND);
+// The search takes the board part as a lower bound of the evaluation.
+const _: () = assert!(Weights::DEFAULT.get(Feature::Threat) >= 0);
+
+/// The compiled weights, read as constants so that zero weights cost nothing.
+const W: Weights = Weights::DEFAULT;
+
+/// The kazan-phase quantity of one side, given its kazan and the other's (see
+/// [`Feature::KazanPhase`]). Truncation is toward zero, so the two sides' values are exact
+/// opposites.
+#[inline(always)]
+const fn kazan_phase(ours: i32, theirs: i32, n: i32) -> i32 {
+    (ours * ours - theirs * theirs) * 8 / (n * n)
+}
+
+fn tuzdik_hole(pos: &Position, side: Side) -> i32 {
+    pos.tuzdik(side).map_or(0, i32::from)
+}
+
+fn mobility(pos: &Position, side: Side) -> i32 {
+    pos.row(side).iter().filter(|&&c| c != 0).count() as i32
+}
+
+/// Every feature of `pos`, computed plainly (for the tuner and `eval`; the search has its
+/// own fast path, checked against this one by the tests).
+pub fn features(pos: &Position) -> Features {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let pair = |f: &dyn Fn(Side) -> i32| (f(us), f(them));
+    let n = pos.variant().holes_per_side() as i32;
+    let (a, b) = (pos.kazan(us) as i32, pos.kazan(them) as i32);
+    let mut sides = [(0, 0); FEATURES];
+    for feature in Feature::ALL {
+        sides[feature as usize] = match feature {
+            Feature::Kazan => pair(&|s| pos.kazan(s) as i32),
+            Feature::Tuzdik => pair(&|s| i32::from(pos.tuzdik(s).is_some())),
+            Feature::RowStones => pair(&|s| pos.stones_on_side(s) as i32),
+            Feature::Mobility => pair(&|s| mobility(pos, s)),
+            Feature::Tempo => (1, 0),
+            Feature::Threat => (Scan::new(pos).best_gain(), 0),
+            // A quantity of the pair of kazans, not of one side: all of it is the mover's.
+            Feature::KazanPhase => (kazan_phase(a, b, n), 0),
+            Feature::TuzdikHole => pair(&|s| tuzdik_hole(pos, s)),
+        };
+    }
+    Features { sides }
+}
+
 /// One term of the evaluation, for the `eval` command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Term {
@@ -16,10 +196,6 @@ pub struct Term {
     pub north: i32,
     /// Its contribution to the score from South's point of view.
     pub score: i32,
-}
-
-fn mobility(pos: &Position, side: Side) -> i32 {
-    pos.row(side).iter().filter(|&&c| c != 0).count() as i32
 }
 
 /// The evaluation from the side to move's point of view.
@@ -36,21 +212,29 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn board_score(pos: &Position, words: &Words) -> i32 {
     let us = pos.side_to_move();
     let them = us.opponent();
-    let kazans = pos.kazan(us) as i32 - pos.kazan(them) as i32;
+    let (a, b) = (pos.kazan(us) as i32, pos.kazan(them) as i32);
     let tuzdiks = i32::from(pos.tuzdik(us).is_some()) - i32::from(pos.tuzdik(them).is_some());
-    let rows = with_row_len!(pos.variant(), N => Rows::count::<N>(words));
+    let (rows, phase) = with_row_len!(pos.variant(), N => (
+        Rows::count::<N>(words),
+        if W.get(Feature::KazanPhase) != 0 { kazan_phase(a, b, N as i32) } else { 0 },
+    ));
     let (ours, theirs) = (us.index(), them.index());
-    weights::KAZAN * kazans
-        + weights::TUZDIK * tuzdiks
-        + weights::ROW_STONE * (rows.stones[ours] - rows.stones[theirs])
-        + weights::MOBILITY * (rows.occupied[ours] - rows.occupied[theirs])
-        + weights::TEMPO
+    let mut score = W.get(Feature::Kazan) * (a - b)
+        + W.get(Feature::Tuzdik) * tuzdiks
+        + W.get(Feature::RowStones) * (rows.stones[ours] - rows.stones[theirs])
+        + W.get(Feature::Mobility) * (rows.occupied[ours] - rows.occupied[theirs])
+        + W.get(Feature::Tempo)
+        + W.get(Feature::KazanPhase) * phase;
+    if W.get(Feature::TuzdikHole) != 0 {
+        score += W.get(Feature::TuzdikHole) * (tuzdik_hole(pos, us) - tuzdik_hole(pos, them));
+    }
+    score.clamp(-BOARD_LIMIT, BOARD_LIMIT)
 }
 
 /// The capture-threat term: what the side to move's best predicted capture is worth.
 #[inline(always)]
 pub fn threat_score(scan: &Scan) -> i32 {
-    weights::THREAT_TO_MOVE_PERCENT * scan.best_gain()
+    (W.get(Feature::Threat) * scan.best_gain()).min(THREAT_LIMIT)
 }
 
 /// Stones and non-empty holes on each row, `[South, North]`.
@@ -105,47 +289,25 @@ impl Rows {
 
 /// Every term, from South's point of view, and the total from the side to move's.
 pub fn terms(pos: &Position) -> (Vec<Term>, i32) {
-    let pair = |f: &dyn Fn(Side) -> i32| (f(Side::South), f(Side::North));
-    let mut terms = Vec::new();
-    let mut add = |name, (south, north): (i32, i32), weight: i32, divisor: i32| {
-        terms.push(Term {
-            name,
-            south,
-            north,
-            score: (south - north) * weight / divisor,
-        });
-    };
-    add("kazan", pair(&|s| pos.kazan(s) as i32), weights::KAZAN, 1);
-    add(
-        "tuzdik",
-        pair(&|s| i32::from(pos.tuzdik(s).is_some())),
-        weights::TUZDIK,
-        1,
-    );
-    add(
-        "row stones",
-        pair(&|s| pos.stones_on_side(s) as i32),
-        weights::ROW_STONE,
-        1,
-    );
-    add(
-        "mobility",
-        pair(&|s| mobility(pos, s)),
-        weights::MOBILITY,
-        1,
-    );
-    let us = pos.side_to_move();
-    let scan = Scan::new(pos);
-    let threat = |s: Side| {
-        if s == us {
-            scan.best_gain() * weights::THREAT_TO_MOVE_PERCENT
-        } else {
-            0
-        }
-    };
-    add("capture threat", pair(&threat), 1, 1);
-    let tempo = |s: Side| if s == us { weights::TEMPO } else { 0 };
-    add("tempo", pair(&tempo), 1, 1);
+    let south_to_move = pos.side_to_move() == Side::South;
+    let values = features(pos);
+    let terms = Feature::ALL
+        .iter()
+        .map(|&feature| {
+            let (us, them) = values.sides[feature as usize];
+            let (south, north) = if south_to_move {
+                (us, them)
+            } else {
+                (them, us)
+            };
+            Term {
+                name: feature.name(),
+                south,
+                north,
+                score: (south - north) * W.get(feature),
+            }
+        })
+        .collect();
     (terms, evaluate(pos))
 }
 
@@ -189,6 +351,18 @@ mod tests {
                 pos.side_to_move().opponent(),
             ).unwrap();
             prop_assert_eq!(evaluate(&pos), evaluate(&swapped));
+        }
+
+        #[test]
+        fn fast_evaluation_is_the_weighted_features(moves in prop::collection::vec(0usize..9, 0..120), family in 0usize..3) {
+            let variant = [Variant::TOGYZ, Variant::new(crate::Family::Kozdatu), Variant::new(crate::Family::Bestemshchi)][family];
+            let mut pos = Position::start(variant);
+            for choice in moves {
+                let legal = pos.legal_moves();
+                if legal.is_empty() { break; }
+                pos.play(legal[choice % legal.len()]);
+            }
+            prop_assert_eq!(evaluate(&pos), Weights::DEFAULT.apply(&features(&pos)));
         }
     }
 }

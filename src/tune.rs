@@ -1,0 +1,668 @@
+//! `tuzdik tune`: fits the evaluation weights to game results (Texel's method).
+//!
+//! Positions are sampled from finished games (PlayOK records, `tuzdik match` PGNs and
+//! self-play games made here), each resolved to a quiet leaf by a short capture search and
+//! labelled with the game's result for the leaf's side to move (1, ½ or 0). The model is
+//! `P(win) = sigmoid(K * eval / 100)` with `eval` the weighted sum of the features of
+//! [`crate::search::eval`]: first `K` is fitted to the current weights, then the weights by
+//! logistic regression (Newton's method on the mean cross-entropy, which is convex in the
+//! weights), and finally everything is rescaled so that a kazan stone is worth 100 again
+//! (the search's unit). Games go to the training or the validation set by the seed; given the
+//! same inputs and seed every figure and weight is the same. See `docs/tune.md`.
+
+// The fit is small dense linear algebra, clearest with indices.
+#![allow(clippy::needless_range_loop)]
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::game::Game;
+use crate::matchrun::openings::{self, SplitMix};
+use crate::position::{Position, Side};
+use crate::record::{Outcome, Record};
+use crate::search::eval::{self, FEATURES, Feature, Weights};
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Control, Limits};
+use crate::variant::Variant;
+
+/// The options of a run.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// PGN files to read.
+    pub files: Vec<PathBuf>,
+    /// The seed of the sampling, the split and the self-play openings.
+    pub seed: u64,
+    /// Positions sampled from each game (at most).
+    pub positions_per_game: usize,
+    /// Plies at the start of each game never sampled (book moves).
+    pub skip_plies: usize,
+    /// Self-play games to generate first (0: none).
+    pub selfplay: usize,
+    /// Nodes per move of the self-play searches.
+    pub selfplay_nodes: u64,
+    /// Where the self-play games are written (PGN), when there are any.
+    pub selfplay_out: Option<PathBuf>,
+    /// Newton iterations of the weight fit.
+    pub epochs: usize,
+    /// Percent of the games kept for validation.
+    pub validation_percent: u32,
+}
+
+impl Default for TuneOptions {
+    fn default() -> Self {
+        TuneOptions {
+            files: Vec::new(),
+            seed: 1,
+            positions_per_game: 10,
+            skip_plies: 8,
+            selfplay: 0,
+            selfplay_nodes: 20_000,
+            selfplay_out: None,
+            epochs: 20,
+            validation_percent: 20,
+        }
+    }
+}
+
+/// One labelled position: its feature differences and the result for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Side-to-move-minus-opponent feature values.
+    pub x: [f64; FEATURES],
+    /// 1 for a win of the side to move, 0.5 for a draw, 0 for a loss.
+    pub y: f64,
+}
+
+/// The samples of a run, split.
+#[derive(Clone, Debug, Default)]
+pub struct DataSet {
+    /// Training samples.
+    pub train: Vec<Sample>,
+    /// Validation samples.
+    pub validation: Vec<Sample>,
+    /// Games read.
+    pub games: usize,
+    /// Games left out: no result, or another variant.
+    pub skipped: usize,
+}
+
+/// The result of a fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The scaling constant fitted to the old weights.
+    pub k_before: f64,
+    /// The scaling constant with the new weights (kazan normalised to 100).
+    pub k_after: f64,
+    /// Mean cross-entropy, `[train, validation]`, with the old weights and `k_before`.
+    pub before: [f64; 2],
+    /// The same with the new weights (unrounded) and `k_after`.
+    pub after: [f64; 2],
+    /// The same with the new weights rounded to integers.
+    pub rounded: [f64; 2],
+    /// The new weights, kazan = 100.
+    pub weights: [f64; FEATURES],
+    /// The training loss after each Newton iteration.
+    pub history: Vec<f64>,
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// The mean cross-entropy of `samples` under `weights` (score units) and `k` (per stone).
+pub fn loss(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let z = k * dot(weights, &s.x) / 100.0;
+            // ln(1 + e^z) computed without overflow, then the cross-entropy in logit form.
+            let softplus = if z > 0.0 {
+                z + (-z).exp().ln_1p()
+            } else {
+                z.exp().ln_1p()
+            };
+            softplus - s.y * z
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// The gradient of [`loss`] with respect to the weights.
+pub fn gradient(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> [f64; FEATURES] {
+    let mut g = [0.0; FEATURES];
+    if samples.is_empty() {
+        return g;
+    }
+    let scale = k / 100.0;
+    for s in samples {
+        let r = sigmoid(scale * dot(weights, &s.x)) - s.y;
+        for (gj, xj) in g.iter_mut().zip(s.x) {
+            *gj += r * scale * xj;
+        }
+    }
+    g.map(|v| v / samples.len() as f64)
+}
+
+fn hessian(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> [[f64; FEATURES]; FEATURES] {
+    let mut h = [[0.0; FEATURES]; FEATURES];
+    let scale = k / 100.0;
+    for s in samples {
+        let p = sigmoid(scale * dot(weights, &s.x));
+        let c = p * (1.0 - p) * scale * scale;
+        for i in 0..FEATURES {
+            for j in 0..=i {
+                h[i][j] += c * s.x[i] * s.x[j];
+            }
+        }
+    }
+    let n = samples.len().max(1) as f64;
+    for i in 0..FEATURES {
+        for j in 0..=i {
+            h[i][j] /= n;
+            h[j][i] = h[i][j];
+        }
+    }
+    h
+}
+
+fn dot(a: &[f64; FEATURES], b: &[f64; FEATURES]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
+fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
+    for col in 0..FEATURES {
+        let pivot = (col..FEATURES).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..FEATURES {
+            let f = a[row][col] / a[col][col];
+            for c in col..FEATURES {
+                a[row][c] -= f * a[col][c];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; FEATURES];
+    for row in (0..FEATURES).rev() {
+        let tail: f64 = (row + 1..FEATURES).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - tail) / a[row][row];
+    }
+    Some(x)
+}
+
+/// The `k` in `lo..hi` with the least loss (golden-section search: the loss is convex in `k`).
+pub fn fit_k(samples: &[Sample], weights: &[f64; FEATURES]) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (0.0, 10.0);
+    let mut a = hi - ratio * (hi - lo);
+    let mut b = lo + ratio * (hi - lo);
+    let (mut fa, mut fb) = (loss(samples, weights, a), loss(samples, weights, b));
+    for _ in 0..80 {
+        if fa < fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - ratio * (hi - lo);
+            fa = loss(samples, weights, a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + ratio * (hi - lo);
+            fb = loss(samples, weights, b);
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// A ridge on the Hessian's diagonal: features that never vary (a variant without tuzdiks)
+/// leave it singular, and the ridge keeps their weight where it was.
+const RIDGE: f64 = 1e-9;
+
+/// Fits the weights: `k` for the `start` weights, then `epochs` Newton steps on every weight
+/// at that `k`, then the rescaling that puts the kazan weight back at 100.
+pub fn fit(data: &DataSet, start: &[f64; FEATURES], epochs: usize) -> Result<Fit, String> {
+    if data.train.is_empty() {
+        return Err("no training positions (no finished games in the inputs?)".to_string());
+    }
+    let k = fit_k(&data.train, start);
+    let before = [
+        loss(&data.train, start, k),
+        loss(&data.validation, start, k),
+    ];
+    let mut w = *start;
+    let mut history = Vec::new();
+    for _ in 0..epochs {
+        let g = gradient(&data.train, &w, k);
+        let mut h = hessian(&data.train, &w, k);
+        for (i, row) in h.iter_mut().enumerate() {
+            row[i] += RIDGE;
+        }
+        let step = solve(h, g).ok_or("the features are degenerate (singular Hessian)")?;
+        // A damped step when the full one does not lower the loss (far from the optimum).
+        let current = loss(&data.train, &w, k);
+        let mut factor = 1.0;
+        let mut next = w;
+        for _ in 0..30 {
+            for j in 0..FEATURES {
+                next[j] = w[j] - factor * step[j];
+            }
+            if loss(&data.train, &next, k) <= current {
+                break;
+            }
+            factor /= 2.0;
+        }
+        if loss(&data.train, &next, k) <= current {
+            w = next;
+        }
+        history.push(loss(&data.train, &w, k));
+    }
+    let kazan = w[Feature::Kazan as usize];
+    if kazan <= 0.0 {
+        return Err(format!(
+            "the fitted kazan weight is {kazan:.3}: the results do not follow the material"
+        ));
+    }
+    let unit = kazan / 100.0;
+    let weights = w.map(|v| v / unit);
+    let k_after = k * unit;
+    let after = [
+        loss(&data.train, &weights, k_after),
+        loss(&data.validation, &weights, k_after),
+    ];
+    let rounded_w = weights.map(f64::round);
+    let rounded = [
+        loss(&data.train, &rounded_w, k_after),
+        loss(&data.validation, &rounded_w, k_after),
+    ];
+    Ok(Fit {
+        k_before: k,
+        k_after,
+        before,
+        after,
+        rounded,
+        weights,
+        history,
+    })
+}
+
+/// Captures only, to `depth` plies: the quiet leaf reached by best play (stand pat allowed),
+/// with its score for the side to move at `pos`.
+fn quiet_leaf(pos: &Position, alpha: i32, beta: i32, depth: u32) -> (i32, Position) {
+    let stand = eval::evaluate(pos);
+    let mut best = (stand, *pos);
+    if stand >= beta || depth == 0 {
+        return best;
+    }
+    let mut alpha = alpha.max(stand);
+    let mover = pos.side_to_move();
+    for mv in pos.legal_moves() {
+        let mut child = *pos;
+        child.play(mv);
+        if child.kazan(mover) == pos.kazan(mover) || child.is_over() {
+            continue;
+        }
+        let (score, leaf) = quiet_leaf(&child, -beta, -alpha, depth - 1);
+        let score = -score;
+        if score > best.0 {
+            best = (score, leaf);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// How deep the capture search that finds quiet leaves goes.
+const QUIET_DEPTH: u32 = 6;
+
+/// The result for `side`, 1 / 0.5 / 0.
+fn label(outcome: Outcome, side: Side) -> Option<f64> {
+    match (outcome, side) {
+        (Outcome::Draw, _) => Some(0.5),
+        (Outcome::SouthWins, Side::South) | (Outcome::NorthWins, Side::North) => Some(1.0),
+        (Outcome::SouthWins, Side::North) | (Outcome::NorthWins, Side::South) => Some(0.0),
+        (Outcome::Unknown, _) => None,
+    }
+}
+
+/// Samples the positions of one replayed game into `out`.
+fn sample_game(
+    game: &Game,
+    outcome: Outcome,
+    options: &TuneOptions,
+    rng: &mut SplitMix,
+    out: &mut Vec<Sample>,
+) {
+    let positions = game.positions();
+    let mut candidates: Vec<usize> = (options.skip_plies..positions.len()).collect();
+    let take = options.positions_per_game.min(candidates.len());
+    // A partial Fisher-Yates shuffle: the first `take` are a uniform sample.
+    for i in 0..take {
+        let j = i + rng.below(candidates.len() - i);
+        candidates.swap(i, j);
+    }
+    let mut chosen = candidates[..take].to_vec();
+    chosen.sort_unstable();
+    for index in chosen {
+        let pos = &positions[index];
+        if pos.is_over() {
+            continue;
+        }
+        let (_, leaf) = quiet_leaf(pos, -search::MATE, search::MATE, QUIET_DEPTH);
+        if leaf.is_over() {
+            continue;
+        }
+        let Some(y) = label(outcome, leaf.side_to_move()) else {
+            continue;
+        };
+        let diffs = eval::features(&leaf).diffs();
+        out.push(Sample {
+            x: diffs.map(f64::from),
+            y,
+        });
+    }
+}
+
+/// Reads one PGN text into `data`; `name` names the file in errors.
+pub fn read_games(
+    text: &str,
+    name: &str,
+    options: &TuneOptions,
+    rng: &mut SplitMix,
+    data: &mut DataSet,
+) -> Result<(), String> {
+    let records = Record::parse_all(text).map_err(|e| format!("{name}: {e}"))?;
+    for (index, record) in records.iter().enumerate() {
+        let game = record
+            .replay()
+            .map_err(|e| format!("{name}: game {} (line {}): {e}", index + 1, record.line))?;
+        data.games += 1;
+        let outcome = record
+            .tag("Result")
+            .and_then(Outcome::from_token)
+            .or(record.result)
+            .unwrap_or(Outcome::Unknown);
+        if outcome == Outcome::Unknown || game.variant() != Variant::TOGYZ {
+            data.skipped += 1;
+            continue;
+        }
+        // The split is by game: positions of one game are alike, and must not sit on both
+        // sides of it.
+        let validation = rng.below(100) < options.validation_percent as usize;
+        let set = if validation {
+            &mut data.validation
+        } else {
+            &mut data.train
+        };
+        sample_game(&game, outcome, options, rng, set);
+    }
+    Ok(())
+}
+
+/// Plays `count` games of the engine against itself at `nodes` per move, from the built-in
+/// openings in an order and with one or two random plies chosen by `seed`, as PGN.
+pub fn selfplay(count: usize, nodes: u64, seed: u64) -> Result<String, String> {
+    let book = openings::default_for(Variant::TOGYZ)?;
+    if book.is_empty() {
+        return Err("the built-in opening book is empty".to_string());
+    }
+    let mut rng = SplitMix::new(seed ^ 0x5e1f_91a7);
+    let tt = TranspositionTable::new(16);
+    let control = Control::new(false);
+    let limits = Limits {
+        nodes: Some(nodes),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let mut pgn = String::new();
+    for number in 0..count {
+        let mut game = book[rng.below(book.len())].game.clone();
+        for _ in 0..1 + rng.below(2) {
+            let legal = game.legal_moves();
+            if legal.is_empty() || game.termination().is_some() {
+                break;
+            }
+            let mv = legal[rng.below(legal.len())];
+            game.try_play(mv).map_err(|e| e.to_string())?;
+        }
+        tt.clear();
+        // A game that has not ended after this many plies is left without a result.
+        while game.termination().is_none() && game.moves().len() < 600 {
+            let outcome = search::search(&game, &limits, &tt, 1, &control, &mut |_| {});
+            let Some(mv) = outcome.best else { break };
+            game.try_play(mv).map_err(|e| e.to_string())?;
+        }
+        let result = game
+            .termination()
+            .map(|_| Outcome::from_status(game.status()));
+        let tags = [
+            ("Event", "tuzdik tune self-play".to_string()),
+            ("Round", (number + 1).to_string()),
+            ("White", format!("tuzdik nodes={nodes}")),
+            ("Black", format!("tuzdik nodes={nodes}")),
+        ];
+        let record = Record::from_game(&game, &tags, Some(result.unwrap_or(Outcome::Unknown)));
+        let _ = writeln!(pgn, "{record}");
+    }
+    Ok(pgn)
+}
+
+/// The default weights as floats.
+pub fn default_weights() -> [f64; FEATURES] {
+    Weights::DEFAULT.0.map(f64::from)
+}
+
+/// Reads every input (after generating the self-play games), fits, and returns the report.
+pub fn run(options: &TuneOptions) -> Result<String, String> {
+    if options.files.is_empty() && options.selfplay == 0 {
+        return Err("no input: give PGN files or --selfplay N".to_string());
+    }
+    if options.validation_percent >= 100 {
+        return Err(format!(
+            "--validation {} leaves nothing to train on (use 0..99)",
+            options.validation_percent
+        ));
+    }
+    let mut rng = SplitMix::new(options.seed);
+    let mut data = DataSet::default();
+    let mut report = String::new();
+    for file in &options.files {
+        let text = read(file)?;
+        read_games(
+            &text,
+            &file.display().to_string(),
+            options,
+            &mut rng,
+            &mut data,
+        )?;
+    }
+    if options.selfplay > 0 {
+        let pgn = selfplay(options.selfplay, options.selfplay_nodes, options.seed)?;
+        let name = match &options.selfplay_out {
+            Some(path) => {
+                std::fs::write(path, &pgn).map_err(|e| format!("{}: {e}", path.display()))?;
+                path.display().to_string()
+            }
+            None => "self-play".to_string(),
+        };
+        read_games(&pgn, &name, options, &mut rng, &mut data)?;
+    }
+    let _ = writeln!(
+        report,
+        "{} games read, {} skipped (no result or another variant); {} training and {} \
+         validation positions (seed {}, {} per game, first {} plies skipped)",
+        data.games,
+        data.skipped,
+        data.train.len(),
+        data.validation.len(),
+        options.seed,
+        options.positions_per_game,
+        options.skip_plies
+    );
+    let fit = fit(&data, &default_weights(), options.epochs)?;
+    let _ = writeln!(
+        report,
+        "K fitted to the current weights: {:.6}",
+        fit.k_before
+    );
+    let _ = writeln!(
+        report,
+        "loss before: train {:.6} validation {:.6}",
+        fit.before[0], fit.before[1]
+    );
+    for (i, l) in fit.history.iter().enumerate() {
+        let _ = writeln!(report, "epoch {:>3}: train {l:.6}", i + 1);
+    }
+    let _ = writeln!(
+        report,
+        "loss after:  train {:.6} validation {:.6} (K {:.6}); rounded weights: train {:.6} \
+         validation {:.6}",
+        fit.after[0], fit.after[1], fit.k_after, fit.rounded[0], fit.rounded[1]
+    );
+    let _ = writeln!(report, "\n// parameters::eval, fitted by `tuzdik tune`:");
+    for feature in Feature::ALL {
+        let w = fit.weights[feature as usize];
+        let _ = writeln!(
+            report,
+            "pub const {}: i32 = {}; // {:.2}, was {}",
+            feature.constant(),
+            w.round() as i64,
+            w,
+            Weights::DEFAULT.get(feature)
+        );
+    }
+    Ok(report)
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synthetic(weights: &[f64; FEATURES], k: f64, count: usize, seed: u64) -> Vec<Sample> {
+        let mut rng = SplitMix::new(seed);
+        (0..count)
+            .map(|_| {
+                let mut x = [0.0; FEATURES];
+                for v in x.iter_mut() {
+                    *v = rng.below(21) as f64 - 10.0;
+                }
+                x[Feature::Tempo as usize] = 1.0;
+                let p = sigmoid(k * dot(weights, &x) / 100.0);
+                let u = rng.next_u64() as f64 / u64::MAX as f64;
+                Sample {
+                    x,
+                    y: if u < p { 1.0 } else { 0.0 },
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let w = [100.0, 300.0, 5.0, 10.0, 8.0, 50.0, 2.0, 4.0];
+        let data = synthetic(&w, 0.3, 500, 7);
+        let at = [90.0, 250.0, 7.0, 12.0, 5.0, 40.0, 1.0, 3.0];
+        let g = gradient(&data, &at, 0.3);
+        for j in 0..FEATURES {
+            let h = 1e-3;
+            let (mut up, mut down) = (at, at);
+            up[j] += h;
+            down[j] -= h;
+            let numeric = (loss(&data, &up, 0.3) - loss(&data, &down, 0.3)) / (2.0 * h);
+            assert!(
+                (numeric - g[j]).abs() < 1e-7 * (1.0 + g[j].abs()),
+                "weight {j}: analytic {} numeric {numeric}",
+                g[j]
+            );
+        }
+    }
+
+    #[test]
+    fn recovers_known_weights() {
+        let truth = [100.0, 60.0, 20.0, -30.0, 15.0, 45.0, 10.0, -25.0];
+        let data = DataSet {
+            train: synthetic(&truth, 0.5, 40_000, 11),
+            validation: synthetic(&truth, 0.5, 5_000, 12),
+            games: 0,
+            skipped: 0,
+        };
+        let start = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let fit = fit(&data, &start, 25).unwrap();
+        assert!((fit.k_after - 0.5).abs() < 0.05, "K {}", fit.k_after);
+        for j in 1..FEATURES {
+            assert!(
+                (fit.weights[j] - truth[j]).abs() < 8.0,
+                "weight {j}: {} vs {}",
+                fit.weights[j],
+                truth[j]
+            );
+        }
+        assert!(fit.after[1] < fit.before[1]);
+    }
+
+    #[test]
+    fn bad_inputs_give_clear_errors() {
+        let missing = TuneOptions {
+            files: vec![PathBuf::from("/nonexistent/games.pgn")],
+            ..TuneOptions::default()
+        };
+        let error = run(&missing).unwrap_err();
+        assert!(error.contains("/nonexistent/games.pgn"), "{error}");
+
+        let options = TuneOptions::default();
+        let mut data = DataSet::default();
+        let mut rng = SplitMix::new(1);
+        let bad = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. 76 76 1-0\n\n[Event \"b\"]\n\
+                   [Result \"1-0\"]\n\n1. 11 11 11 1-0\n";
+        let error = read_games(bad, "bad.pgn", &options, &mut rng, &mut data).unwrap_err();
+        assert!(error.starts_with("bad.pgn: game 2 (line 6)"), "{error}");
+
+        let unfinished = "[Event \"a\"]\n[Result \"*\"]\n\n1. 76 76 *\n";
+        let mut data = DataSet::default();
+        read_games(unfinished, "u.pgn", &options, &mut rng, &mut data).unwrap();
+        let error = fit(&data, &default_weights(), 3).unwrap_err();
+        assert!(error.contains("no training positions"), "{error}");
+
+        let none = TuneOptions::default();
+        assert!(run(&none).unwrap_err().contains("no input"));
+    }
+
+    #[test]
+    fn same_seed_same_report() {
+        let dir = std::env::temp_dir().join(format!("tuzdik-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = TuneOptions {
+            selfplay: 4,
+            selfplay_nodes: 300,
+            selfplay_out: Some(dir.join("self.pgn")),
+            positions_per_game: 20,
+            epochs: 4,
+            validation_percent: 25,
+            seed: 3,
+            ..TuneOptions::default()
+        };
+        let first = run(&options).unwrap();
+        let pgn = std::fs::read_to_string(dir.join("self.pgn")).unwrap();
+        let second = run(&options).unwrap();
+        assert_eq!(first, second);
+        // The self-play games replay as ordinary records.
+        assert_eq!(Record::parse_all(&pgn).unwrap().len(), 4);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
