@@ -6,7 +6,7 @@ pub mod command;
 pub mod options;
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -17,6 +17,7 @@ use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Info, Limits, Report, Score, ScoreBound};
+use crate::solve::tables::Tables;
 use command::{Command, GoParams, Query, StartSpec};
 use options::{Changed, Options};
 
@@ -74,6 +75,15 @@ struct Job {
     finite: bool,
 }
 
+/// The tables `TablePath` loaded, and the request that loaded them.
+#[derive(Debug, Default)]
+struct LoadedTables {
+    /// The `TablePath` value they came from.
+    path: String,
+    /// `None` when none are loaded.
+    tables: Option<Arc<Tables>>,
+}
+
 /// One engine session: options, the game, and at most one running job.
 pub struct Session {
     out: Output,
@@ -82,6 +92,11 @@ pub struct Session {
     dialect: Dialect,
     job: Option<Job>,
     tt: Arc<TranspositionTable>,
+    /// Written by the loader threads, read when a search starts.
+    tables: Arc<Mutex<LoadedTables>>,
+    /// `TablePath` requests so far: a load installs its tables only if no later request
+    /// came while it read.
+    table_requests: Arc<AtomicU64>,
 }
 
 impl Session {
@@ -95,6 +110,70 @@ impl Session {
             options,
             dialect: Dialect::Uci,
             job: None,
+            tables: Arc::default(),
+            table_requests: Arc::default(),
+        }
+    }
+
+    /// The `TablePath` of the tables in use and what they hold (one line per table).
+    pub fn tables_in_use(&self) -> (String, Vec<String>) {
+        let loaded = lock(&self.tables);
+        let described = loaded
+            .tables
+            .as_ref()
+            .map_or_else(Vec::new, |t| t.describe());
+        (loaded.path.clone(), described)
+    }
+
+    /// `setoption name TablePath value <dirs>`: loads the tables on a thread of its own, so
+    /// that the input loop goes on (a 36-stone Bestemshchi table is 2.1 GB to read and
+    /// check). When it is done, one `info string` line says what was loaded, or an
+    /// `info string error: ...` line why nothing was (the previous tables stay). Searches
+    /// started before that use the previous tables. An empty value (or `<empty>`) unloads.
+    fn set_table_path(&mut self, value: &str) {
+        let value = value.trim();
+        let path = if value.eq_ignore_ascii_case("<empty>") {
+            String::new()
+        } else {
+            value.to_string()
+        };
+        let request = self.table_requests.fetch_add(1, Ordering::SeqCst) + 1;
+        let requests = Arc::clone(&self.table_requests);
+        let loaded = Arc::clone(&self.tables);
+        let out = self.out.clone();
+        let spawned = std::thread::Builder::new()
+            .name("tables".into())
+            .spawn(move || {
+                let result = Tables::load(&path);
+                let mut loaded = lock(&loaded);
+                if requests.load(Ordering::SeqCst) != request {
+                    out.line(&format!(
+                        "info string TablePath '{path}' superseded by a later TablePath; not used"
+                    ));
+                    return;
+                }
+                match result {
+                    Ok(tables) => {
+                        let described = tables.describe();
+                        loaded.path = path.clone();
+                        loaded.tables = (!tables.is_empty()).then(|| Arc::new(tables));
+                        if described.is_empty() {
+                            out.line(&format!("info string TablePath '{path}': no tables"));
+                        }
+                        for line in described {
+                            out.line(&format!("info string TablePath '{path}': {line}"));
+                        }
+                    }
+                    Err(error) => out.error(&format!(
+                        "TablePath '{path}': {error}; keeping the previous tables ('{}')",
+                        loaded.path
+                    )),
+                }
+            });
+        if let Err(error) = spawned {
+            self.out.error(&format!(
+                "could not start the table loader: {error}; keeping the previous tables"
+            ));
         }
     }
 
@@ -142,6 +221,9 @@ impl Session {
 
     fn handle_exclusive(&mut self, command: Command) {
         match command {
+            Command::SetOption { name, value } if name.eq_ignore_ascii_case("tablepath") => {
+                self.set_table_path(value.as_deref().unwrap_or(""));
+            }
             Command::SetOption { name, value } => {
                 let before = self.options.clone();
                 match self.options.set(&name, value.as_deref()) {
@@ -283,6 +365,7 @@ impl Session {
             search_moves,
             multipv: self.options.multipv,
             overhead: self.options.move_overhead,
+            tables: lock(&self.tables).tables.clone(),
         }
     }
 
@@ -594,6 +677,15 @@ fn side_advice(
     }
 }
 
+/// A lock that a panicked holder did not spoil: the data is still consistent (every writer
+/// replaces whole fields).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
 /// How moves and scores are written for the GUI.
 #[derive(Clone, Copy, Debug)]
 struct Style {
@@ -645,6 +737,10 @@ impl Style {
             report.nodes,
             report.hashfull,
         );
+        if let Some(hits) = report.tbhits {
+            let at = line.find(" time ").unwrap_or(line.len());
+            line.insert_str(at, &format!(" tbhits {hits}"));
+        }
         if !report.pv.is_empty() {
             line.push_str(" pv ");
             line.push_str(&self.moves_from(root, &report.pv).join(" "));

@@ -120,6 +120,9 @@ impl Options {
                 "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD}",
                 self.move_overhead
             ),
+            // Directories separated by ';'. The session loads them (see
+            // `Session::set_table_path`): they are not an option value kept here.
+            "option name TablePath type string default <empty>".to_string(),
         ]
     }
 

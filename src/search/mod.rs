@@ -7,6 +7,11 @@
 //! `0` for a proven draw found at a terminal node. Terminal nodes follow RULES.md exactly:
 //! rules 3a and 3b by the position, rule 3c (repetition) by the game's history plus the
 //! search path.
+//!
+//! With tables loaded ([`Limits::tables`]), a node whose position a table covers and whose
+//! future the history cannot touch (the first of its kazans, see [`Worker::probe_table`])
+//! gets the table's exact result, in a band of its own below the mate scores:
+//! [`TABLE_WIN`] plus the final margin for a win, minus for a loss, 0 for a draw.
 
 pub mod bench;
 pub mod eval;
@@ -15,13 +20,14 @@ pub mod parameters;
 pub mod time;
 pub mod tt;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{Position, Side};
+use crate::solve::tables::Tables;
 use ordering::{Gain, Scan, ring_words};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
@@ -33,6 +39,23 @@ pub const MATE: i32 = 30_000;
 /// Scores at or beyond this magnitude are proven results.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = 31_000;
+/// The score of a table win with a final margin of 0 stones: a win with margin `m` scores
+/// `TABLE_WIN + m`, a loss by `m` stones `-(TABLE_WIN + m)`. Far above any evaluation (the
+/// largest variant has 162 stones, 16 200 in 1/100 stone) and below [`MATE_BOUND`], so the
+/// search prefers a proven win to any heuristic score, a larger margin to a smaller, and a
+/// real mate (a game over on the board) to both; the GUI sees `cp 20000 + m`.
+pub const TABLE_WIN: i32 = 20_000;
+/// The largest table score ([`TABLE_WIN`] plus the most stones a margin can have).
+pub const TABLE_BOUND: i32 = TABLE_WIN + 200;
+
+/// The score of a proven final margin (the side to move's view): see [`TABLE_WIN`].
+pub fn table_score(final_margin: i32) -> i32 {
+    match final_margin.signum() {
+        1 => TABLE_WIN + final_margin,
+        -1 => -TABLE_WIN + final_margin,
+        _ => 0,
+    }
+}
 
 /// A score as reported: an evaluation or a proven result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +118,8 @@ pub struct Limits {
     pub multipv: usize,
     /// Move Overhead, ms.
     pub overhead: i64,
+    /// Tables to probe (`None`: none loaded).
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// A report of a finished iteration (or an aspiration fail) for one principal variation.
@@ -116,6 +141,9 @@ pub struct Report {
     pub time: Duration,
     /// Permille of the table used by this search.
     pub hashfull: u32,
+    /// Table probes that found the position (all threads); `None` when no loaded table
+    /// covers the variant.
+    pub tbhits: Option<u64>,
     /// The principal variation, checked legal from the root.
     pub pv: Vec<Move>,
 }
@@ -210,6 +238,15 @@ struct Shared<'a> {
     start: Instant,
     /// Per-thread node counts, published every few hundred nodes.
     nodes: Vec<AtomicU64>,
+    /// Per-thread table hits, published with the node counts.
+    tbhits: Vec<AtomicU64>,
+    /// The tables, when one covers the root's variant.
+    tables: Option<&'a Tables>,
+    /// Kazan total from which a position may be in a table (its board has at most the
+    /// tables' stones); `u32::MAX` without tables, so that the test never passes.
+    probe_from_kazans: u32,
+    /// The root's own table score, when the root is covered.
+    root_table: Option<i32>,
     /// The iteration depth the main thread is searching (helpers search ahead of it).
     main_depth: AtomicU32,
     /// The deepest iteration a helper thread has completed ([`Finished::depth`]), readable
@@ -236,6 +273,10 @@ impl Shared<'_> {
 
     fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    fn total_tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
     fn elapsed_on_clock(&self) -> Duration {
@@ -322,6 +363,11 @@ struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
     nodes: u64,
+    /// Table probes that found the position.
+    tbhits: u64,
+    /// Copied from [`Shared::probe_from_kazans`]: one compare per node decides whether to
+    /// probe.
+    probe_from_kazans: u32,
     /// The node count at which `tick` next looks at the limits and the clock.
     next_check: u64,
     seldepth: usize,
@@ -409,6 +455,9 @@ impl<'a> Worker<'a> {
             id,
             shared,
             nodes: 0,
+            // The root's own probe, when it found the root, counts once.
+            tbhits: u64::from(id == 0 && shared.root_table.is_some()),
+            probe_from_kazans: shared.probe_from_kazans,
             next_check: 0,
             seldepth: 0,
             stopped: false,
@@ -430,6 +479,28 @@ impl<'a> Worker<'a> {
     #[inline]
     fn publish_nodes(&self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
+    }
+
+    /// The table's score of the node at `ply` (kazan total `total`), if a table covers it
+    /// and its value is exact here.
+    ///
+    /// A table value assumes that the game's history starts at the position. That holds
+    /// when the position is the first of its kazans on the game and search path (the one
+    /// before it has other kazans): every earlier position has fewer stones in the kazans
+    /// and can never come back. Later positions of the same run could be repeated by the
+    /// play that follows, so they are searched, not probed; the run's own moves are
+    /// searched until a capture (or the end) reaches a probed position.
+    #[cold]
+    #[inline(never)]
+    fn probe_table(&mut self, pos: &Position, ply: usize, total: u32) -> Option<i32> {
+        let here = self.base + ply;
+        if here > 0 && self.path[here - 1].1 == total {
+            return None;
+        }
+        let margin = self.shared.tables?.final_margin(pos)?;
+        self.tbhits += 1;
+        Some(table_score(margin))
     }
 
     /// Counts a node and decides whether to stop. The limits are looked at only every so
@@ -709,6 +780,12 @@ impl<'a> Worker<'a> {
             let shared = pos.shared_scores();
             let us = pos.side_to_move().index();
             return outcome_score(shared[us], shared[1 - us], ply);
+        }
+        if total >= self.probe_from_kazans
+            && let Some(score) = self.probe_table(pos, ply, total)
+        {
+            self.nodes += 1;
+            return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, moves, alpha, beta, ply, 0);
@@ -1007,15 +1084,25 @@ impl Worker<'_> {
             }
             pv.push(mv);
         }
+        // A covered root's moves all have its table value (the others were left out): the
+        // exact result beats whatever the search could see, unless it saw a real mate.
+        let (score, bound) = match self.shared.root_table {
+            Some(exact) if root_move.score.abs() < MATE_BOUND => (exact, None),
+            _ => (root_move.score, bound),
+        };
         Report {
             depth,
             seldepth: root_move.seldepth.max(1) + 1,
             multipv: index + 1,
-            score: Score::from_internal(root_move.score.max(-MATE)),
+            score: Score::from_internal(score.max(-MATE)),
             bound,
             nodes: self.shared.total_nodes().max(self.nodes),
             time: self.shared.start.elapsed(),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self
+                .shared
+                .tables
+                .map(|_| self.shared.total_tbhits().max(self.tbhits)),
             pv,
         }
     }
@@ -1242,6 +1329,27 @@ pub fn search(
             legal = allowed.into_iter().collect();
         }
     }
+    // Tables covering the root's variant, and the stones they cover.
+    let tables = limits.tables.as_deref().and_then(|tables| {
+        let stones = tables.max_stones_for(root.variant())?;
+        Some((tables, root.variant().total_stones().saturating_sub(stones)))
+    });
+    // A covered root plays a move of the best table value, as tablebase root probing does:
+    // the others are left out and the search chooses among the best (and finds their pv).
+    let mut root_table = None;
+    if let Some((tables, _)) = tables
+        && let Some(values) = tables.move_values(&root)
+        && let Some(best) = values
+            .iter()
+            .filter(|(mv, _)| legal.contains(mv))
+            .map(|&(_, v)| v)
+            .max()
+    {
+        legal.retain(|mv| values.contains(&(*mv, best)));
+        let mover = root.side_to_move();
+        let lead = root.kazan(mover) as i32 - root.kazan(mover.opponent()) as i32;
+        root_table = Some(table_score(lead + best));
+    }
     if legal.is_empty() {
         wait_while_unbounded(limits, control);
         return Outcome {
@@ -1260,6 +1368,10 @@ pub fn search(
         budget: time::plan(&limits.clock, limits.overhead),
         start: Instant::now(),
         nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        tbhits: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        tables: tables.map(|(tables, _)| tables),
+        probe_from_kazans: tables.map_or(u32::MAX, |(_, from)| from),
+        root_table,
         main_depth: AtomicU32::new(0),
         finished_depth: AtomicU32::new(0),
         finished: Mutex::new(Finished {

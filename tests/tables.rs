@@ -1,0 +1,325 @@
+//! Tables in play: the `TablePath` option of the real binary, table hits, root moves and
+//! scores against the table, and the library's search with a table against the table.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use tuzdik::game::Game;
+use tuzdik::search::tt::TranspositionTable;
+use tuzdik::search::{self, Control, Limits, Score, TABLE_WIN};
+use tuzdik::solve::board::to_position;
+use tuzdik::solve::tables::Tables;
+use tuzdik::solve::{Tablebase, file};
+use tuzdik::{Family, Move, Position, Side, Variant};
+
+const LONG: Duration = Duration::from_secs(60);
+/// The small table the tests use: every board with up to this many stones.
+const STONES: u32 = 10;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tuzdik");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + LONG;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {LONG:?}; got {seen:#?}"),
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    while let Some(word) = words.next() {
+        if word == name {
+            return words.next();
+        }
+    }
+    None
+}
+
+/// A table of up to [`STONES`] stones written to a fresh directory.
+fn table_dir(name: &str) -> (PathBuf, Tables) {
+    let dir = std::env::temp_dir().join(format!("tuzdik-tables-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let table = Tablebase::build_in_memory(STONES);
+    for k in (0..=STONES).step_by(2) {
+        file::save_level(&dir, k, &table.levels()[k as usize]).unwrap();
+    }
+    (dir, Tables::with_bestemshchi(table))
+}
+
+fn bestemshchi() -> Variant {
+    Variant::new(Family::Bestemshchi)
+}
+
+/// The searches' final info line and the move played.
+fn search_lines(engine: &mut Engine, go: &str) -> (String, String) {
+    engine.send(go);
+    let lines = engine.until("bestmove");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no info line: {lines:#?}"));
+    let best = field(lines.last().unwrap(), "bestmove")
+        .unwrap()
+        .to_string();
+    (info, best)
+}
+
+/// Whether a reported score agrees with a proven final margin.
+fn score_agrees(info: &str, margin: i32) -> bool {
+    if let Some(cp) = field(info, "cp") {
+        let cp: i32 = cp.parse().unwrap();
+        return cp == search::table_score(margin);
+    }
+    let mate: i32 = field(info, "mate").unwrap().parse().unwrap();
+    mate.signum() == margin.signum() && margin != 0
+}
+
+const POSITIONS: [&str; 4] = [
+    "0,1,0,2,0/1,0,3,0,1 20 22 w",
+    "1,0,2,0,1/0,3,0,1,0 20 22 b",
+    "0,0,0,4,0/0,2,0,0,2 22 20 w",
+    "2,0,0,0,0/0,0,1,0,1 24 22 b",
+];
+
+#[test]
+fn table_path_loads_probes_and_errors_keep_the_tables() {
+    let (dir, tables) = table_dir("protocol");
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let handshake = engine.until("uciok");
+    assert!(
+        handshake
+            .iter()
+            .any(|l| l == "option name TablePath type string default <empty>"),
+        "{handshake:#?}"
+    );
+    engine.send("setoption name UCI_Variant value bestemshchi");
+    // Without tables: no tbhits.
+    engine.send(&format!("position fen {}", POSITIONS[0]));
+    let (info, _) = search_lines(&mut engine, "go depth 4");
+    assert_eq!(field(&info, "tbhits"), None, "{info}");
+
+    engine.send(&format!("setoption name TablePath value {}", dir.display()));
+    let loaded = engine.until("info string");
+    assert!(
+        loaded
+            .last()
+            .unwrap()
+            .contains(&format!("bestemshchi levels 0..={STONES}")),
+        "{loaded:#?}"
+    );
+    // A missing directory and a damaged file are errors and the tables stay.
+    engine.send("setoption name TablePath value /no/such/tuzdik/dir");
+    let error = engine.until("info string");
+    assert!(
+        error.last().unwrap().starts_with("info string error: ")
+            && error
+                .last()
+                .unwrap()
+                .contains("keeping the previous tables"),
+        "{error:#?}"
+    );
+    let (damaged, _) = table_dir("damaged");
+    let path = file::level_path(&damaged, 6);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[file::HEADER_LEN + 3] ^= 2;
+    std::fs::write(&path, bytes).unwrap();
+    engine.send(&format!(
+        "setoption name TablePath value {}",
+        damaged.display()
+    ));
+    let error = engine.until("info string");
+    assert!(
+        error.last().unwrap().starts_with("info string error: ")
+            && error.last().unwrap().contains("checksum"),
+        "{error:#?}"
+    );
+
+    for text in POSITIONS {
+        let pos = Position::parse_with(text, bestemshchi()).unwrap();
+        let values = tables.move_values(&pos).unwrap();
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let mover = pos.side_to_move();
+        let margin = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32 + best;
+        engine.send(&format!("position fen {text}"));
+        let (info, played) = search_lines(&mut engine, "go depth 6");
+        let played: Move = pos.parse_move(&played).unwrap();
+        let value = values.iter().find(|&&(mv, _)| mv == played).unwrap().1;
+        assert_eq!(
+            value, best,
+            "{text}: played {played} worth {value}, best {best}"
+        );
+        assert!(
+            score_agrees(&info, margin),
+            "{text}: margin {margin}: {info}"
+        );
+        let hits: u64 = field(&info, "tbhits").unwrap().parse().unwrap();
+        assert!(hits > 0, "{text}: {info}");
+        assert_eq!(
+            field(&info, "pv"),
+            Some(played.to_string().as_str()),
+            "{info}"
+        );
+    }
+
+    // Empty unloads: no tbhits again.
+    engine.send("setoption name TablePath value <empty>");
+    let cleared = engine.until("info string");
+    assert!(
+        cleared.last().unwrap().contains("no tables"),
+        "{cleared:#?}"
+    );
+    engine.send(&format!("position fen {}", POSITIONS[0]));
+    let (info, _) = search_lines(&mut engine, "go depth 4");
+    assert_eq!(field(&info, "tbhits"), None, "{info}");
+    engine.quit();
+    for d in [&dir, &damaged] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn positions_beyond_the_table_still_count_hits_inside_it() {
+    // Twelve stones on the board: the root is not covered, but its captures lead into the
+    // table. Two threads: the hits of both are added.
+    let (dir, _) = table_dir("beyond");
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value bestemshchi");
+    engine.send("setoption name Threads value 2");
+    engine.send(&format!("setoption name TablePath value {}", dir.display()));
+    engine.until("info string");
+    engine.send("position fen 2,1,2,0,1/1,2,0,2,1 18 20 w");
+    let (info, _) = search_lines(&mut engine, "go depth 8");
+    let hits: u64 = field(&info, "tbhits").unwrap().parse().unwrap();
+    assert!(hits > 0, "{info}");
+    // Another variant is never probed.
+    engine.send("setoption name UCI_Variant value togyz");
+    engine.send("position startpos");
+    let (info, _) = search_lines(&mut engine, "go depth 4");
+    assert_eq!(field(&info, "tbhits"), None, "{info}");
+    engine.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn small_tables() -> &'static Arc<Tables> {
+    static TABLES: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| Arc::new(Tables::with_bestemshchi(Tablebase::build_in_memory(8))))
+}
+
+/// A Bestemshchi position with `board` (mover's row first, at most 8 stones) and kazans
+/// that add up to 50, both below the win line.
+fn covered(board: [u8; 10], south_moves: bool, split: u32) -> Option<Position> {
+    let k: u32 = board.iter().map(|&c| u32::from(c)).sum();
+    if k % 2 == 1 || k > 8 || board[..5].iter().all(|&c| c == 0) {
+        return None;
+    }
+    let rest = 50 - k;
+    let low = rest - 25;
+    let south = low + split % (25 - low + 1);
+    let side = if south_moves {
+        Side::South
+    } else {
+        Side::North
+    };
+    let kazans = [south, rest - south];
+    if kazans.iter().any(|&c| c >= 26) {
+        return None;
+    }
+    to_position(&board, side, kazans)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_search_with_a_table_plays_a_best_table_move(
+        board in proptest::array::uniform10(0u8..3),
+        south_moves in any::<bool>(),
+        split in 0u32..64,
+        depth in 1u32..5,
+    ) {
+        let Some(pos) = covered(board, south_moves, split) else { return Ok(()) };
+        let tables = small_tables();
+        let values = tables.move_values(&pos).unwrap();
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            tables: Some(Arc::clone(tables)),
+            ..Limits::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let game = Game::from_position(pos, 1);
+        let outcome = search::search(&game, &limits, &tt, 1, &Control::new(false), &mut |_| {});
+        let played = outcome.best.unwrap();
+        let value = values.iter().find(|&&(mv, _)| mv == played).unwrap().1;
+        prop_assert_eq!(value, best, "{}: played {}", pos, played);
+        let mover = pos.side_to_move();
+        let margin = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32 + best;
+        let report = outcome.last.unwrap();
+        match report.score {
+            Score::Cp(cp) => prop_assert_eq!(cp, search::table_score(margin), "{}", pos),
+            Score::MatePlies(plies) => prop_assert_eq!(plies.signum(), margin.signum()),
+        }
+        prop_assert!(search::table_score(margin).abs() < TABLE_WIN + 51);
+    }
+}
