@@ -23,6 +23,7 @@ pub mod board;
 pub mod file;
 pub mod index;
 pub mod level;
+pub mod toguz;
 pub mod verify;
 
 use std::path::{Path, PathBuf};
