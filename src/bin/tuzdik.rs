@@ -331,6 +331,14 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     if threads > 256 {
         return Err(format!("--threads {threads} is outside 1..256"));
     }
+    // Bad position strings are refused before a long build, not after it.
+    let probes = args
+        .probe
+        .iter()
+        .map(|text| {
+            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe {text}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let entries = toguz::total_entries(g, args.max_stones);
     let needed = toguz::memory_needed(g, args.max_stones);
     println!(
@@ -405,9 +413,7 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
         started.elapsed().as_secs_f64(),
         table.max_stones()
     );
-    for text in &args.probe {
-        let pos =
-            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe: {e}"))?;
+    for pos in probes {
         let mover = pos.side_to_move();
         let lead = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32;
         match (table.probe(&pos), table.move_values(&pos)) {
