@@ -52,8 +52,8 @@ enum Command {
     Play(tuzdik::interactive::PlayArgs),
     /// Annotate the games of a PGN file with the engine's scores and mark mistakes.
     Analyse(tuzdik::interactive::AnalyseArgs),
-    /// Build (or resume, verify and probe) the Bestemshchi table of exact values for every
-    /// board with up to N stones (see docs/solve.md).
+    /// Build (or resume, verify and probe) the table of exact values for every board with up
+    /// to N stones: bestemshchi (docs/solve.md), togyz or kozdatu (docs/solve-toguz.md).
     Solve(SolveArgs),
     /// Fit the evaluation weights to game results (Texel's method; see docs/tune.md).
     Tune(TuneArgs),
@@ -117,12 +117,14 @@ fn run_tune(args: &TuneArgs) -> Result<(), String> {
 
 #[derive(Args)]
 struct SolveArgs {
-    /// The variant: only `bestemshchi` (no tuzdik, standard switches) can be solved.
+    /// The variant: `bestemshchi` (no tuzdik), `togyz`, `kozdatu`, or a spec with the tuzdik
+    /// switch such as "kozdatu tuzdik=on" (standard sowing and capture only).
     variant: String,
-    /// Build every level up to this many stones on the board (even, at most 50).
+    /// Build every level up to this many stones on the board (bestemshchi: even, at most
+    /// 50; togyz and kozdatu: fewer than the ring's holes).
     #[arg(long)]
     max_stones: u32,
-    /// Directory of the level files (`bestemshchi-k<k>.bin`).
+    /// Directory of the level files (`bestemshchi-k<k>.bin`, `togyz-<kk>.tzt`, ..).
     #[arg(long, default_value = "tables")]
     out: std::path::PathBuf,
     /// Check every entry against its children (the loaded lower levels and the level itself).
@@ -259,11 +261,9 @@ fn gib(bytes: u64) -> String {
 
 fn run_solve(args: &SolveArgs) -> Result<(), String> {
     use tuzdik::solve::{self, BuildOptions, index::level_size};
-    let family: Family = args.variant.parse().map_err(|e| format!("{e}"))?;
-    if family != Family::Bestemshchi {
-        return Err(format!(
-            "only bestemshchi can be solved (its 50 stones fit a table); not {family}"
-        ));
+    let variant: tuzdik::Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if variant != tuzdik::Variant::new(Family::Bestemshchi) {
+        return run_toguz_solve(args, variant);
     }
     solve::check_limit(args.max_stones).map_err(|e| e.to_string())?;
     let threads = args.threads.unwrap_or(0);
@@ -377,6 +377,123 @@ fn print_probe(table: &tuzdik::solve::Tablebase, text: &str) -> Result<(), Strin
             pos.stones_on_board(),
             table.max_stones()
         ),
+    }
+    Ok(())
+}
+
+/// `tuzdik solve togyz|kozdatu|..`: the Toguz-family table with tuzdiks.
+fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), String> {
+    use tuzdik::solve::toguz::{self, BuildOptions, ToguzTable, index::level_size};
+    let g = toguz::check_limit(variant, args.max_stones).map_err(|e| e.to_string())?;
+    let threads = args.threads.unwrap_or(0);
+    if threads > 256 {
+        return Err(format!("--threads {threads} is outside 1..256"));
+    }
+    // Bad position strings are refused before a long build, not after it.
+    let probes = args
+        .probe
+        .iter()
+        .map(|text| {
+            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe {text}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let entries = toguz::total_entries(g, args.max_stones);
+    let needed = toguz::memory_needed(g, args.max_stones);
+    println!(
+        "{} levels 0..={}: {entries} entries, {} of tables in {}; about {} of memory at the \
+         last level",
+        g.name(),
+        args.max_stones,
+        gib(entries),
+        args.out.display(),
+        gib(needed),
+    );
+    for k in 0..=args.max_stones {
+        println!("  level {k:>2}: {:>11} entries", level_size(g, k));
+    }
+    if let Some(available) = available_memory()
+        && available < needed
+    {
+        eprintln!(
+            "warning: only {} of memory is available; the last levels will not fit",
+            gib(available)
+        );
+    }
+    let options = BuildOptions {
+        variant,
+        max_stones: args.max_stones,
+        threads,
+        out: Some(args.out.clone()),
+        verify: args.verify,
+        rebuild: args.rebuild,
+    };
+    let started = Instant::now();
+    let table = ToguzTable::build(&options, |report| {
+        let memory = report.memory.map_or_else(
+            || "memory n/a".to_string(),
+            |(rss, peak)| format!("rss {} peak {}", gib(rss), gib(peak)),
+        );
+        let work = match &report.solved {
+            Some(times) => {
+                let total = times.forward + times.retrograde;
+                format!(
+                    "solved {:.3} s (forward {:.3} s, retrograde {:.3} s, {} expanded, \
+                     {:.0} ns/entry), written {:.3} s",
+                    total.as_secs_f64(),
+                    times.forward.as_secs_f64(),
+                    times.retrograde.as_secs_f64(),
+                    times.expanded,
+                    total.as_secs_f64() * 1e9 / report.entries.max(1) as f64,
+                    report.file_time.as_secs_f64()
+                )
+            }
+            None => format!("loaded {:.3} s", report.file_time.as_secs_f64()),
+        };
+        let check = match &report.verification {
+            Some(v) if v.mismatches == 0 => format!(
+                ", verified {} entries in {:.3} s",
+                v.checked,
+                report.verify_time.as_secs_f64()
+            ),
+            Some(v) => format!(", VERIFY FAILED: {} of {} entries", v.mismatches, v.checked),
+            None => String::new(),
+        };
+        println!(
+            "level {:>2}: {:>11} entries, {work}{check}, {memory}",
+            report.stones, report.entries
+        );
+        println!("          {}", report.histogram.summary());
+        let _ = io::stdout().flush();
+    })
+    .map_err(|e| e.to_string())?;
+    println!(
+        "done in {:.3} s, levels 0..={}",
+        started.elapsed().as_secs_f64(),
+        table.max_stones()
+    );
+    for pos in probes {
+        let mover = pos.side_to_move();
+        let lead = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32;
+        match (table.probe(&pos), table.move_values(&pos)) {
+            (Some(value), Some(moves)) => {
+                let result = match (lead + value).signum() {
+                    1 => "wins",
+                    -1 => "loses",
+                    _ => "draws",
+                };
+                let moves: Vec<String> =
+                    moves.iter().map(|(mv, v)| format!("{mv}:{v:+}")).collect();
+                println!(
+                    "{pos}: {mover} to move, future margin {value:+}, {mover} {result}; moves {}",
+                    moves.join(" ")
+                );
+            }
+            _ => println!(
+                "{pos}: not in the table ({} stones on the board, the table has up to {})",
+                pos.stones_on_board(),
+                table.max_stones()
+            ),
+        }
     }
     Ok(())
 }

@@ -97,6 +97,8 @@ pub struct Session {
     /// `TablePath` requests so far: a load installs its tables only if no later request
     /// came while it read.
     table_requests: Arc<AtomicU64>,
+    /// The latest table loader's thread, while `isready` may still have to wait for it.
+    table_loader: Option<JoinHandle<()>>,
 }
 
 impl Session {
@@ -112,6 +114,7 @@ impl Session {
             job: None,
             tables: Arc::default(),
             table_requests: Arc::default(),
+            table_loader: None,
         }
     }
 
@@ -170,10 +173,37 @@ impl Session {
                     )),
                 }
             });
-        if let Err(error) = spawned {
-            self.out.error(&format!(
+        match spawned {
+            Ok(handle) => {
+                // An earlier loader still running finishes on its own (its result is
+                // superseded); `isready` waits for the latest one only.
+                self.table_loader = Some(handle);
+            }
+            Err(error) => self.out.error(&format!(
                 "could not start the table loader: {error}; keeping the previous tables"
-            ));
+            )),
+        }
+    }
+
+    /// `isready`: `readyok` at once, unless tables are still loading; then once they are
+    /// loaded (from a thread of its own, so that the input loop and a running search carry
+    /// on), since a GUI sends `isready` after `setoption` precisely to know the option took
+    /// effect.
+    fn is_ready(&mut self) {
+        match self.table_loader.take() {
+            Some(loader) if !loader.is_finished() => {
+                let out = self.out.clone();
+                let waiter = std::thread::Builder::new()
+                    .name("isready".into())
+                    .spawn(move || {
+                        let _ = loader.join();
+                        out.line("readyok");
+                    });
+                if waiter.is_err() {
+                    self.out.line("readyok");
+                }
+            }
+            _ => self.out.line("readyok"),
         }
     }
 
@@ -198,7 +228,7 @@ impl Session {
                 self.stop_job();
                 return false;
             }
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => self.is_ready(),
             Command::Stop => self.stop_job(),
             Command::PonderHit => {
                 if let Some(control) = self.job.as_ref().and_then(|job| job.control.as_ref()) {

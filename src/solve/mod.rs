@@ -24,6 +24,7 @@ pub mod file;
 pub mod index;
 pub mod level;
 pub mod tables;
+pub mod toguz;
 pub mod verify;
 
 use std::path::{Path, PathBuf};

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 use super::board::is_table_variant;
 use super::index::MAX_STONES;
-use super::{TableError, Tablebase, file};
+use super::{TableError, Tablebase, file, toguz};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -114,15 +114,16 @@ impl Tables {
             bestemshchi: load_bestemshchi(&dirs)?,
             others: Vec::new(),
         };
-        // TODO(issue 6, Toguz table): `crate::solve::toguz::ToguzTable::load(dir)` returns
-        // `Ok(None)` when a directory has no Toguz files; plug it in here, once per
-        // directory, pushing each table found:
-        //     for dir in &dirs {
-        //         if let Some(table) = toguz::ToguzTable::load(dir)? {
-        //             tables.others.push(Box::new(table));
-        //         }
-        //     }
-        // The search then probes it through `MarginTable` with no other change.
+        // The Toguz-family tables (Toguz Kumalak, Kozdatu with and without tuzdik): each
+        // directory may hold any of them; the first directory with a variant's files wins.
+        for variant in toguz::TABLE_VARIANTS {
+            for dir in &dirs {
+                if let Some(table) = toguz::ToguzTable::load_variant(dir, variant)? {
+                    tables.others.push(Box::new(table));
+                    break;
+                }
+            }
+        }
         tables.others.shrink_to_fit();
         Ok(tables)
     }

@@ -1,0 +1,179 @@
+//! Table files: one per level, `<variant>-<kk>.tzt` (`togyz-09.tzt`), a 64-byte header and the
+//! entries. The names differ from the Bestemshchi files (`bestemshchi-k<kk>.bin`), so both
+//! kinds can share a directory.
+//!
+//! | bytes  | content                                                                |
+//! |--------|------------------------------------------------------------------------|
+//! | 0..8   | magic `TZTOGUZ\0`                                                      |
+//! | 8..12  | format version, 1 (u32, little-endian)                                 |
+//! | 12..28 | variant name, ASCII, zero-padded (`togyz`, `kozdatu-tuzdik`, ..)        |
+//! | 28     | holes in a row `N`                                                     |
+//! | 29     | tuzdiks on (1) or off (0)                                              |
+//! | 30..32 | zero                                                                   |
+//! | 32..36 | stones on the board `k` (u32, little-endian)                           |
+//! | 36..40 | tuzdik states (u32, little-endian)                                     |
+//! | 40..48 | entries (u64, little-endian)                                           |
+//! | 48..56 | checksum of bytes 0..48 and of the entries (u64, see [`checksum`])     |
+//! | 56..64 | zero                                                                   |
+//! | 64..   | one `i8` per index: the mover's best future margin                     |
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::board::Geometry;
+use super::index::{level_size, states};
+use crate::solve::TableError;
+
+/// The file's first eight bytes.
+pub const MAGIC: &[u8; 8] = b"TZTOGUZ\0";
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+/// Header bytes before the entries.
+pub const HEADER_LEN: usize = 64;
+
+/// The file of level `k` of rules `g` in `dir`.
+pub fn level_path(dir: &Path, g: Geometry, k: u32) -> PathBuf {
+    dir.join(format!("{}-{k:02}.tzt", g.name()))
+}
+
+/// The checksum of a file: the project's FNV-1a word hash of the header's first 48 bytes
+/// and of the entries, combined so that a change in either shows.
+pub fn checksum(header: &[u8], entries: &[u8]) -> u64 {
+    let head = crate::solve::file::checksum(&header[..48]);
+    let body = crate::solve::file::checksum(entries);
+    (head.rotate_left(17) ^ body).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+fn io_error(path: &Path, error: std::io::Error) -> TableError {
+    TableError::Io {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    }
+}
+
+fn header(g: Geometry, k: u32, entries: u64) -> [u8; HEADER_LEN] {
+    let mut header = [0u8; HEADER_LEN];
+    header[..8].copy_from_slice(MAGIC);
+    header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    let name = g.name();
+    let name = name.as_bytes();
+    header[12..12 + name.len().min(16)].copy_from_slice(&name[..name.len().min(16)]);
+    header[28] = g.n as u8;
+    header[29] = u8::from(g.tuzdik);
+    header[32..36].copy_from_slice(&k.to_le_bytes());
+    header[36..40].copy_from_slice(&(states(g) as u32).to_le_bytes());
+    header[40..48].copy_from_slice(&entries.to_le_bytes());
+    header
+}
+
+/// Writes level `k` to `dir` (through a temporary file renamed into place, so a stopped
+/// build never leaves a half-written level under the real name).
+pub fn save_level(dir: &Path, g: Geometry, k: u32, values: &[u8]) -> Result<PathBuf, TableError> {
+    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    let path = level_path(dir, g, k);
+    let temporary = path.with_extension("tzt.tmp");
+    let mut header = header(g, k, values.len() as u64);
+    let sum = checksum(&header, values);
+    header[48..56].copy_from_slice(&sum.to_le_bytes());
+    let file = File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    writer
+        .write_all(&header)
+        .and_then(|()| writer.write_all(values))
+        .and_then(|()| writer.flush())
+        .map_err(|e| io_error(&temporary, e))?;
+    drop(writer);
+    std::fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
+    Ok(path)
+}
+
+/// Reads level `k` of rules `g` from `dir`, checking every header field and the checksum.
+pub fn load_level(dir: &Path, g: Geometry, k: u32) -> Result<Vec<u8>, TableError> {
+    let path = level_path(dir, g, k);
+    let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let bad = |why: String| TableError::BadFile {
+        path: path.clone(),
+        why,
+    };
+    let mut found = [0u8; HEADER_LEN];
+    reader.read_exact(&mut found).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad(format!(
+            "too short for a table file (the header alone is {HEADER_LEN} bytes)"
+        )),
+        _ => io_error(&path, e),
+    })?;
+    if &found[..8] != MAGIC {
+        return Err(bad("not a Toguz table file (bad magic)".to_string()));
+    }
+    let version = u32::from_le_bytes([found[8], found[9], found[10], found[11]]);
+    if version != VERSION {
+        return Err(bad(format!(
+            "format version {version}, this program reads version {VERSION}"
+        )));
+    }
+    let size = level_size(g, k);
+    let mut expected = header(g, k, size);
+    expected[48..56].copy_from_slice(&found[48..56]);
+    if found != expected {
+        let name: String = found[12..28]
+            .iter()
+            .take_while(|&&b| b != 0)
+            .map(|&b| if b.is_ascii_graphic() { b as char } else { '?' })
+            .collect();
+        let stones = u32::from_le_bytes([found[32], found[33], found[34], found[35]]);
+        return Err(bad(format!(
+            "header says variant '{name}' ({} holes a row, tuzdik {}) with {stones} stones, \
+             expected '{}' ({} holes, tuzdik {}) with {k} stones and {size} entries",
+            found[28],
+            if found[29] == 1 { "on" } else { "off" },
+            g.name(),
+            g.n,
+            if g.tuzdik { "on" } else { "off" },
+        )));
+    }
+    let mut values = vec![0u8; size as usize];
+    reader.read_exact(&mut values).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad(format!(
+            "truncated: fewer than the {size} entries of level {k}"
+        )),
+        _ => io_error(&path, e),
+    })?;
+    let mut rest = [0u8; 1];
+    if reader.read(&mut rest).map_err(|e| io_error(&path, e))? != 0 {
+        return Err(bad("trailing bytes after the entries".to_string()));
+    }
+    let sum = u64::from_le_bytes(found[48..56].try_into().unwrap_or([0; 8]));
+    if checksum(&found, &values) != sum {
+        return Err(bad("checksum mismatch: the file is damaged".to_string()));
+    }
+    Ok(values)
+}
+
+/// The levels of rules `g` that have a file in `dir`, lowest first.
+pub fn levels_present(dir: &Path, g: Geometry) -> Result<Vec<u32>, TableError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error(dir, e)),
+    };
+    let prefix = format!("{}-", g.name());
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| io_error(dir, e))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(k) = name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tzt"))
+            .filter(|digits| digits.len() == 2 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|digits| digits.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        found.push(k);
+    }
+    found.sort_unstable();
+    Ok(found)
+}

@@ -1,0 +1,351 @@
+//! The index of a level (every board with `k` stones): the tuzdik state, then the
+//! combinatorial rank of the stones over the holes that are not tuzdiks.
+//!
+//! **Tuzdik states**, seen from the mover (`N` holes a row, `m` the mover's tuzdik on the
+//! opponent's row, `o` the opponent's on the mover's row, both 0-based and never the last
+//! hole `N - 1` by rule 2b):
+//!
+//! | states            | which                                     | free holes `f` |
+//! |-------------------|-------------------------------------------|----------------|
+//! | `0`               | no tuzdik                                 | `2N`           |
+//! | `1 + m`           | the mover's only (`m < N - 1`)            | `2N - 1`       |
+//! | `N + o`           | the opponent's only (`o < N - 1`)         | `2N - 1`       |
+//! | `2N - 1 + p(m,o)` | both, `m != o` (rule 2c)                  | `2N - 2`       |
+//!
+//! with `p(m, o) = m (N - 2) + (o if o < m else o - 1)`: `1 + 2(N-1) + (N-1)(N-2)` states, 73
+//! for Toguz Kumalak, 1 without tuzdiks.
+//!
+//! **Stones**: the free holes in ring order `b[0..f]` holding `k` stones are the `f - 1` bar
+//! positions `p_j = b[0] + .. + b[j] + j`, a subset of `0..k+f-1`, ranked colex:
+//! `sum_j C(p_j, j + 1)`, `0..C(k + f - 1, f - 1)`. Rank 0 has every stone in the last free
+//! hole. The index of a board is the offset of its state (the sizes of the states before it)
+//! plus that rank, so a level has `sum_s C(k + f_s - 1, f_s - 1)` entries.
+
+use super::board::{Board, Geometry, MAX_RING, NONE};
+
+/// Rows of the binomial table: `n < 64`, enough for `k + f` up to 63.
+const ROWS: usize = 64;
+
+/// `BINOM[n][r] = C(n, r)`.
+static BINOM: [[u64; MAX_RING + 1]; ROWS] = binomials();
+
+const fn binomials() -> [[u64; MAX_RING + 1]; ROWS] {
+    let mut table = [[0u64; MAX_RING + 1]; ROWS];
+    let mut n = 0;
+    while n < ROWS {
+        table[n][0] = 1;
+        let mut r = 1;
+        while r <= MAX_RING {
+            table[n][r] = if n == 0 {
+                0
+            } else {
+                table[n - 1][r - 1] + table[n - 1][r]
+            };
+            r += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+/// `C(n, r)` for `n < 64`, `r <= 18`.
+#[inline(always)]
+pub fn binomial(n: usize, r: usize) -> u64 {
+    BINOM[n][r]
+}
+
+/// How many tuzdik states the rules have.
+pub fn states(g: Geometry) -> usize {
+    if g.tuzdik {
+        1 + 2 * (g.n - 1) + (g.n - 1) * (g.n - 2)
+    } else {
+        1
+    }
+}
+
+/// The state of a board's tuzdiks, or `None` for a combination the rules cannot reach.
+#[inline(always)]
+pub fn state_of(g: Geometry, mine: u8, theirs: u8) -> Option<usize> {
+    let n = g.n;
+    let last = (n - 1) as u8;
+    match (mine, theirs) {
+        (NONE, NONE) => Some(0),
+        _ if !g.tuzdik => None,
+        (m, NONE) if m < last => Some(1 + m as usize),
+        (NONE, o) if o < last => Some(n + o as usize),
+        (m, o) if m < last && o < last && m != o => {
+            let (m, o) = (m as usize, o as usize);
+            Some(2 * n - 1 + m * (n - 2) + if o < m { o } else { o - 1 })
+        }
+        _ => None,
+    }
+}
+
+/// The tuzdiks `(mine, theirs)` of state `s`.
+pub fn tuzdiks_of(g: Geometry, s: usize) -> (u8, u8) {
+    let n = g.n;
+    if s == 0 {
+        (NONE, NONE)
+    } else if s < n {
+        ((s - 1) as u8, NONE)
+    } else if s < 2 * n - 1 {
+        (NONE, (s - n) as u8)
+    } else {
+        let p = s - (2 * n - 1);
+        let m = p / (n - 2);
+        let q = p % (n - 2);
+        let o = if q < m { q } else { q + 1 };
+        (m as u8, o as u8)
+    }
+}
+
+/// Holes that are not tuzdiks in state `s`.
+pub fn free_holes(g: Geometry, s: usize) -> usize {
+    let (mine, theirs) = tuzdiks_of(g, s);
+    g.ring() - usize::from(mine != NONE) - usize::from(theirs != NONE)
+}
+
+/// Ways to put `k` stones into `f` holes: `C(k + f - 1, f - 1)`.
+pub fn spread(k: u32, f: usize) -> u64 {
+    binomial(k as usize + f - 1, f - 1)
+}
+
+/// Boards with `k` stones under rules `g`.
+pub fn level_size(g: Geometry, k: u32) -> u64 {
+    (0..states(g)).map(|s| spread(k, free_holes(g, s))).sum()
+}
+
+/// The index of one level: where each tuzdik state's boards start.
+#[derive(Clone, Debug)]
+pub struct LevelIndex {
+    g: Geometry,
+    k: u32,
+    /// `offsets[s]`: the first index of state `s`; the last entry is the level's size.
+    offsets: Vec<u64>,
+}
+
+/// A walk through a level in index order (see [`LevelIndex::cursor`]).
+#[derive(Clone, Debug)]
+pub struct Cursor {
+    state: usize,
+    free: [u8; MAX_RING],
+    board: Board,
+}
+
+impl Cursor {
+    /// The board the cursor is on.
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+}
+
+impl LevelIndex {
+    /// The index of level `k` (`k + 2N` must stay below 64).
+    pub fn new(g: Geometry, k: u32) -> LevelIndex {
+        let mut offsets = Vec::with_capacity(states(g) + 1);
+        let mut at = 0;
+        for s in 0..states(g) {
+            offsets.push(at);
+            at += spread(k, free_holes(g, s));
+        }
+        offsets.push(at);
+        LevelIndex { g, k, offsets }
+    }
+
+    /// Stones on the boards of this level.
+    pub fn stones(&self) -> u32 {
+        self.k
+    }
+
+    /// Entries in the level.
+    #[inline(always)]
+    pub fn size(&self) -> u64 {
+        self.offsets[self.offsets.len() - 1]
+    }
+
+    /// The index of a board of this level, or `None` for an unreachable tuzdik state.
+    #[inline(always)]
+    pub fn index(&self, board: &Board) -> Option<u64> {
+        let g = self.g;
+        let s = state_of(g, board.mine, board.theirs)?;
+        let f = free_holes(g, s);
+        let (mine, theirs) = (board.mine_index(g), board.theirs_index());
+        let mut j = 0;
+        let mut sum = 0usize;
+        let mut rank = self.offsets[s];
+        for (i, &count) in board.holes[..g.ring()].iter().enumerate() {
+            if j == f - 1 {
+                break;
+            }
+            if i == mine || i == theirs {
+                continue;
+            }
+            sum += count as usize;
+            rank += BINOM[sum + j][j + 1];
+            j += 1;
+        }
+        Some(rank)
+    }
+
+    /// The board of index `index` (below [`size`](Self::size)).
+    pub fn board(&self, index: u64) -> Board {
+        self.cursor(index).board
+    }
+
+    /// A cursor on the board of index `index` (below [`size`](Self::size)).
+    pub fn cursor(&self, index: u64) -> Cursor {
+        debug_assert!(index < self.size());
+        let s = self.offsets.partition_point(|&o| o <= index) - 1;
+        let free = unrank_free(index - self.offsets[s], self.k, free_holes(self.g, s));
+        Cursor {
+            state: s,
+            free,
+            board: expand(self.g, s, &free),
+        }
+    }
+
+    /// Moves the cursor to the next index; `false` (cursor unchanged) at the last one.
+    #[inline(always)]
+    pub fn advance(&self, cursor: &mut Cursor) -> bool {
+        let f = free_holes(self.g, cursor.state);
+        if !next_free(&mut cursor.free, f) {
+            if cursor.state + 1 == states(self.g) {
+                return false;
+            }
+            cursor.state += 1;
+            cursor.free = unrank_free(0, self.k, free_holes(self.g, cursor.state));
+        }
+        cursor.board = expand(self.g, cursor.state, &cursor.free);
+        true
+    }
+}
+
+/// The board of state `s` whose free holes hold `free`.
+#[inline(always)]
+fn expand(g: Geometry, s: usize, free: &[u8; MAX_RING]) -> Board {
+    let (mine, theirs) = tuzdiks_of(g, s);
+    let mut board = Board {
+        holes: [0; MAX_RING],
+        mine,
+        theirs,
+    };
+    let (mi, ti) = (board.mine_index(g), board.theirs_index());
+    let mut j = 0;
+    for i in 0..g.ring() {
+        if i == mi || i == ti {
+            continue;
+        }
+        board.holes[i] = free[j];
+        j += 1;
+    }
+    board
+}
+
+/// The spread of `k` stones over `f` holes with rank `rank`.
+fn unrank_free(mut rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
+    let mut bars = [0usize; MAX_RING];
+    let mut limit = k as usize + f - 1;
+    for j in (0..f - 1).rev() {
+        let mut p = limit - 1;
+        while BINOM[p][j + 1] > rank {
+            p -= 1;
+        }
+        rank -= BINOM[p][j + 1];
+        bars[j] = p;
+        limit = p;
+    }
+    let mut free = [0u8; MAX_RING];
+    let mut previous = 0usize;
+    for j in 0..f - 1 {
+        let sum = bars[j] - j;
+        free[j] = (sum - previous) as u8;
+        previous = sum;
+    }
+    free[f - 1] = (k as usize - previous) as u8;
+    free
+}
+
+/// The colex successor over `f` holes: with `m` the first hole after hole 0 holding stones,
+/// hole 0's stones plus one from hole `m` go to hole `m - 1` (every bar below the one that
+/// moves drops to its lowest place).
+#[inline(always)]
+fn next_free(free: &mut [u8; MAX_RING], f: usize) -> bool {
+    let mut m = 1;
+    while m < f && free[m] == 0 {
+        m += 1;
+    }
+    if m >= f {
+        return false;
+    }
+    let low = free[0];
+    free[0] = 0;
+    free[m - 1] = low + 1;
+    free[m] -= 1;
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{Family, Variant};
+
+    fn togyz() -> Geometry {
+        Geometry::of(Variant::TOGYZ).unwrap()
+    }
+
+    #[test]
+    fn states_are_a_bijection() {
+        for g in [
+            togyz(),
+            Geometry::of(Variant::new(Family::Kozdatu).with_tuzdik(true)).unwrap(),
+            Geometry::of(Variant::new(Family::Kozdatu)).unwrap(),
+        ] {
+            let mut seen = 0;
+            for mine in (0..g.n as u8).chain([NONE]) {
+                for theirs in (0..g.n as u8).chain([NONE]) {
+                    if let Some(s) = state_of(g, mine, theirs) {
+                        assert_eq!(tuzdiks_of(g, s), (mine, theirs));
+                        seen += 1;
+                    }
+                }
+            }
+            assert_eq!(seen, states(g));
+        }
+        assert_eq!(states(togyz()), 73);
+        assert_eq!(state_of(togyz(), 8, NONE), None, "rule 2b");
+        assert_eq!(state_of(togyz(), 3, 3), None, "rule 2c");
+    }
+
+    #[test]
+    fn level_sizes() {
+        let g = togyz();
+        assert_eq!(level_size(g, 0), 73);
+        // 18 + 16 * 17 + 56 * 16 boards with one stone.
+        assert_eq!(level_size(g, 1), 18 + 16 * 17 + 56 * 16);
+        assert_eq!(level_size(g, 9), 109_032_374);
+        assert_eq!(LevelIndex::new(g, 9).size(), 109_032_374);
+    }
+
+    #[test]
+    fn index_board_and_cursor_agree() {
+        let g = togyz();
+        for k in 0..=3 {
+            let index = LevelIndex::new(g, k);
+            let mut cursor = index.cursor(0);
+            for i in 0..index.size() {
+                let board = *cursor.board();
+                assert_eq!(board.stones(), k);
+                assert!((0..g.ring()).all(|h| !board.is_tuzdik(g, h) || board.holes[h] == 0));
+                assert_eq!(index.index(&board), Some(i), "{board:?}");
+                assert_eq!(index.board(i), board);
+                assert_eq!(index.advance(&mut cursor), i + 1 < index.size());
+            }
+        }
+        let index = LevelIndex::new(g, 9);
+        let size = index.size();
+        for i in [0, 1, size / 7, size / 2, size - 2, size - 1] {
+            assert_eq!(index.index(&index.board(i)), Some(i));
+        }
+    }
+}
