@@ -323,3 +323,64 @@ proptest! {
         prop_assert!(search::table_score(margin).abs() < TABLE_WIN + 51);
     }
 }
+
+/// A Toguz Kumalak table on the `TablePath`: `isready` answers only after the load (its
+/// `info string` comes first), the search probes it, and the move played has the table's best
+/// value.
+#[test]
+fn toguz_tables_load_before_readyok_and_decide_the_move() {
+    use tuzdik::solve::toguz::ToguzTable;
+    const TOGUZ_STONES: u32 = 4;
+    let dir = std::env::temp_dir().join(format!("tuzdik-tables-togyz-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = ToguzTable::build_in_memory(Variant::TOGYZ, TOGUZ_STONES).unwrap();
+    table.save(&dir).unwrap();
+
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until("uciok");
+    engine.send(&format!("setoption name TablePath value {}", dir.display()));
+    engine.send("isready");
+    let lines = engine.until("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string TablePath") && l.contains("togyz")),
+        "readyok came before the load was reported: {lines:#?}"
+    );
+    // Four stones on the board, both tuzdiks; South to move, far from the win line.
+    let fens = [
+        "0,0,1,0,0,X,0,0,0/X,0,0,0,0,0,1,2,0 80 78 w 30",
+        "1,0,0,0,0,0,0,0,1/0,0,X,0,0,1,0,1,0 79 79 b 40",
+        "0,0,0,0,2,0,0,0,0/0,1,0,0,0,0,0,0,1 78 80 w 50",
+    ];
+    for fen in fens {
+        let pos = Position::parse_with(fen, Variant::TOGYZ).unwrap();
+        let values = table.move_values(&pos).expect("covered");
+        let best_value = values.iter().map(|&(_, v)| v).max().unwrap();
+        let margin = table.probe(&pos).unwrap();
+        assert_eq!(margin, best_value, "{fen}");
+        engine.send(&format!("position fen {fen}"));
+        let (info, best) = search_lines(&mut engine, "go depth 6");
+        let played: Move = best.parse().unwrap();
+        let value = values
+            .iter()
+            .find(|&&(mv, _)| mv == played)
+            .map(|&(_, v)| v)
+            .unwrap_or_else(|| panic!("{fen}: {best} is not a legal move"));
+        assert_eq!(value, best_value, "{fen}: played {best}, {values:?}");
+        let hits: u64 = field(&info, "tbhits").unwrap().parse().unwrap();
+        assert!(hits > 0, "{fen}: {info}");
+        let us = pos.side_to_move();
+        let final_margin = pos.kazan(us) as i32 - pos.kazan(us.opponent()) as i32 + margin;
+        if final_margin != 0 {
+            assert!(
+                score_agrees(&info, final_margin),
+                "{fen}: {info}, margin {final_margin}"
+            );
+        }
+    }
+    engine.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
