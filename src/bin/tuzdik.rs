@@ -130,6 +130,10 @@ struct SolveArgs {
     /// Check every entry against its children (the loaded lower levels and the level itself).
     #[arg(long)]
     verify: bool,
+    /// Like --verify, but only the levels of at least this many stones (bestemshchi): a
+    /// resumed build checks just the levels it adds.
+    #[arg(long, value_name = "K")]
+    verify_from: Option<u32>,
     /// Solve levels again even when their files exist (by default existing files are loaded,
     /// so a stopped build resumes where it was).
     #[arg(long)]
@@ -263,6 +267,12 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     use tuzdik::solve::{self, BuildOptions, index::level_size};
     let variant: tuzdik::Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
     if variant != tuzdik::Variant::new(Family::Bestemshchi) {
+        if args.verify_from.is_some() {
+            return Err(format!(
+                "--verify-from is for bestemshchi tables only (use --verify for {})",
+                args.variant
+            ));
+        }
         return run_toguz_solve(args, variant);
     }
     solve::check_limit(args.max_stones).map_err(|e| e.to_string())?;
@@ -296,7 +306,8 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     let options = BuildOptions {
         max_stones: args.max_stones,
         out: Some(args.out.clone()),
-        verify: args.verify,
+        verify: args.verify || args.verify_from.is_some(),
+        verify_from: args.verify_from.unwrap_or(0),
         rebuild: args.rebuild,
     };
     let started = Instant::now();

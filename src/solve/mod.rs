@@ -307,6 +307,9 @@ pub struct BuildOptions {
     pub out: Option<PathBuf>,
     /// Check every entry against its children.
     pub verify: bool,
+    /// With `verify`, levels below this stone count are not checked (they were when they
+    /// were built): a resumed build then checks only what it adds.
+    pub verify_from: u32,
     /// Solve levels again even when their file exists (otherwise they are loaded: a stopped
     /// build resumes where it was).
     pub rebuild: bool,
@@ -350,7 +353,8 @@ pub fn build(
         let histogram = Histogram::of(&values);
         levels.push(values);
         let verify_started = Instant::now();
-        let verification = options.verify.then(|| verify_level(k, &levels));
+        let verification =
+            (options.verify && k >= options.verify_from).then(|| verify_level(k, &levels));
         let verify_time = verify_started.elapsed();
         let report = LevelReport {
             stones: k,
@@ -411,12 +415,33 @@ mod tests {
     }
 
     #[test]
+    fn verify_from_checks_only_the_levels_from_it() {
+        let options = BuildOptions {
+            max_stones: 8,
+            out: None,
+            verify: true,
+            verify_from: 6,
+            rebuild: true,
+        };
+        let mut checked = Vec::new();
+        build(&options, |report| {
+            if let Some(check) = &report.verification {
+                assert_eq!(check.mismatches, 0);
+                checked.push(report.stones);
+            }
+        })
+        .unwrap();
+        assert_eq!(checked, vec![6, 8]);
+    }
+
+    #[test]
     fn files_round_trip_and_damage_is_refused() {
         let dir = std::env::temp_dir().join(format!("tuzdik-solve-{}", std::process::id()));
         let options = BuildOptions {
             max_stones: 8,
             out: Some(dir.clone()),
             verify: true,
+            verify_from: 0,
             rebuild: true,
         };
         let mut solved = 0;
