@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Time to depth with 1 and 2 threads (issue 3's Lazy SMP target).
+
+usage: benches/time_to_depth.py [ENGINE] [ROUNDS]
+
+Runs `go depth D` on the start and four mid-game positions of positions/bench.txt, with
+Threads=1 and Threads=2 interleaved (Hash 64, a fresh engine per run), and prints each run, the
+median times and the median ratio (2 threads / 1 thread) per position and overall. The time of
+a run is the `time` field of the engine's `info depth D` line without a bound.
+"""
+import re
+import statistics
+import subprocess
+import sys
+
+ENGINE = sys.argv[1] if len(sys.argv) > 1 else "target/release/tuzdik"
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+POSITIONS = [
+    ("start", "position startpos", 20),
+    ("mid 3", "position fen 10,2,11,11,11,1,12,11,11/0,11,10,10,10,10,0,1,10 20 0 w 1", 18),
+    ("mid 4", "position fen 12,11,1,12,3,2,3,13,3/14,14,2,0,15,14,X,12,12 19 0 b 1", 18),
+    ("mid 6", "position fen 1,13,1,6,1,14,2,13,13/13,2,X,11,11,1,4,14,13 15 14 w 1", 18),
+    ("mid 7", "position fen 11,11,2,1,13,1,12,2,12/12,12,12,11,11,0,1,10,2 12 14 b 1", 18),
+]
+
+
+def time_to_depth(threads, position, depth):
+    engine = subprocess.Popen(
+        [ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    engine.stdin.write(
+        f"setoption name Threads value {threads}\nsetoption name Hash value 64\n"
+        f"isready\n{position}\ngo depth {depth}\n"
+    )
+    engine.stdin.flush()
+    elapsed = None
+    pattern = re.compile(rf"^info depth {depth} .*\btime (\d+)")
+    for line in engine.stdout:
+        found = pattern.search(line)
+        if found and "bound" not in line:
+            elapsed = int(found.group(1))
+        if line.startswith("bestmove"):
+            break
+    engine.stdin.write("quit\n")
+    engine.stdin.close()
+    engine.wait()
+    if elapsed is None:
+        sys.exit(f"no 'info depth {depth}' line for {position!r}")
+    return elapsed
+
+
+def main():
+    runs = {name: [] for name, _, _ in POSITIONS}
+    for round_number in range(ROUNDS):
+        for name, position, depth in POSITIONS:
+            one = time_to_depth(1, position, depth)
+            two = time_to_depth(2, position, depth)
+            runs[name].append((one, two))
+            print(f"round {round_number + 1} {name} depth {depth}: 1 thread {one} ms, "
+                  f"2 threads {two} ms, ratio {two / max(one, 1):.3f}", flush=True)
+    ratios = []
+    print("medians:")
+    for name, pairs in runs.items():
+        these = [two / max(one, 1) for one, two in pairs]
+        ratios += these
+        print(f"{name}: 1 thread {statistics.median(p[0] for p in pairs):.0f} ms, "
+              f"2 threads {statistics.median(p[1] for p in pairs):.0f} ms, "
+              f"ratio {statistics.median(these):.3f}")
+    print(f"overall median ratio {statistics.median(ratios):.3f}")
+
+
+if __name__ == "__main__":
+    main()
