@@ -1,13 +1,13 @@
 //! Tables in play: the `TablePath` option of the real binary, table hits, root moves and
 //! scores against the table, and the library's search with a table against the table.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+mod common;
 
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{Engine, field};
 use proptest::prelude::*;
 use tuzdik::game::Game;
 use tuzdik::search::tt::TranspositionTable;
@@ -20,77 +20,6 @@ use tuzdik::{Family, Move, Position, Side, Variant};
 const LONG: Duration = Duration::from_secs(60);
 /// The small table the tests use: every board with up to this many stones.
 const STONES: u32 = 10;
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tuzdik");
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + LONG;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {LONG:?}; got {seen:#?}"),
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let _ = self.child.wait();
-    }
-}
-
-fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
-    let mut words = line.split_whitespace();
-    while let Some(word) = words.next() {
-        if word == name {
-            return words.next();
-        }
-    }
-    None
-}
 
 /// A table of up to [`STONES`] stones written to a fresh directory.
 fn table_dir(name: &str) -> (PathBuf, Tables) {
@@ -110,7 +39,7 @@ fn bestemshchi() -> Variant {
 /// The searches' final info line and the move played.
 fn search_lines(engine: &mut Engine, go: &str) -> (String, String) {
     engine.send(go);
-    let lines = engine.until("bestmove");
+    let lines = engine.until("bestmove", LONG);
     let info = lines
         .iter()
         .rev()
@@ -145,7 +74,7 @@ fn table_path_loads_probes_and_errors_keep_the_tables() {
     let (dir, tables) = table_dir("protocol");
     let mut engine = Engine::start();
     engine.send("uci");
-    let handshake = engine.until("uciok");
+    let handshake = engine.until("uciok", LONG);
     assert!(
         handshake
             .iter()
@@ -159,7 +88,7 @@ fn table_path_loads_probes_and_errors_keep_the_tables() {
     assert_eq!(field(&info, "tbhits"), None, "{info}");
 
     engine.send(&format!("setoption name TablePath value {}", dir.display()));
-    let loaded = engine.until("info string");
+    let loaded = engine.until("info string", LONG);
     assert!(
         loaded
             .last()
@@ -169,7 +98,7 @@ fn table_path_loads_probes_and_errors_keep_the_tables() {
     );
     // A missing directory and a damaged file are errors and the tables stay.
     engine.send("setoption name TablePath value /no/such/tuzdik/dir");
-    let error = engine.until("info string");
+    let error = engine.until("info string", LONG);
     assert!(
         error.last().unwrap().starts_with("info string error: ")
             && error
@@ -187,7 +116,7 @@ fn table_path_loads_probes_and_errors_keep_the_tables() {
         "setoption name TablePath value {}",
         damaged.display()
     ));
-    let error = engine.until("info string");
+    let error = engine.until("info string", LONG);
     assert!(
         error.last().unwrap().starts_with("info string error: ")
             && error.last().unwrap().contains("checksum"),
@@ -223,7 +152,7 @@ fn table_path_loads_probes_and_errors_keep_the_tables() {
 
     // Empty unloads: no tbhits again.
     engine.send("setoption name TablePath value <empty>");
-    let cleared = engine.until("info string");
+    let cleared = engine.until("info string", LONG);
     assert!(
         cleared.last().unwrap().contains("no tables"),
         "{cleared:#?}"
@@ -246,7 +175,7 @@ fn positions_beyond_the_table_still_count_hits_inside_it() {
     engine.send("setoption name UCI_Variant value bestemshchi");
     engine.send("setoption name Threads value 2");
     engine.send(&format!("setoption name TablePath value {}", dir.display()));
-    engine.until("info string");
+    engine.until("info string", LONG);
     engine.send("position fen 2,1,2,0,1/1,2,0,2,1 18 20 w");
     let (info, _) = search_lines(&mut engine, "go depth 8");
     let hits: u64 = field(&info, "tbhits").unwrap().parse().unwrap();
@@ -339,10 +268,10 @@ fn toguz_tables_load_before_readyok_and_decide_the_move() {
 
     let mut engine = Engine::start();
     engine.send("uci");
-    engine.until("uciok");
+    engine.until("uciok", LONG);
     engine.send(&format!("setoption name TablePath value {}", dir.display()));
     engine.send("isready");
-    let lines = engine.until("readyok");
+    let lines = engine.until("readyok", LONG);
     assert!(
         lines
             .iter()

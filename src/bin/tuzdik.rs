@@ -312,47 +312,7 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let table = pool
-        .install(|| {
-            solve::build(&options, |report| {
-                let memory = report.memory.map_or_else(
-                    || "memory n/a".to_string(),
-                    |(rss, peak)| format!("rss {} peak {}", gib(rss), gib(peak)),
-                );
-                let work = match &report.solved {
-                    Some(times) => {
-                        let total = times.forward + times.retrograde;
-                        format!(
-                            "solved {:.3} s (forward {:.3} s, retrograde {:.3} s, {} expanded, \
-                             {:.0} ns/entry), written {:.3} s",
-                            total.as_secs_f64(),
-                            times.forward.as_secs_f64(),
-                            times.retrograde.as_secs_f64(),
-                            times.expanded,
-                            total.as_secs_f64() * 1e9 / report.entries as f64,
-                            report.file_time.as_secs_f64()
-                        )
-                    }
-                    None => format!("loaded {:.3} s", report.file_time.as_secs_f64()),
-                };
-                let check = match &report.verification {
-                    Some(v) if v.mismatches == 0 => format!(
-                        ", verified {} entries in {:.3} s",
-                        v.checked,
-                        report.verify_time.as_secs_f64()
-                    ),
-                    Some(v) => {
-                        format!(", VERIFY FAILED: {} of {} entries", v.mismatches, v.checked)
-                    }
-                    None => String::new(),
-                };
-                println!(
-                    "level {:>2}: {:>11} entries, {work}{check}, {memory}",
-                    report.stones, report.entries
-                );
-                println!("          {}", report.histogram.summary());
-                let _ = io::stdout().flush();
-            })
-        })
+        .install(|| solve::build(&options, print_level))
         .map_err(|e| e.to_string())?;
     println!(
         "done in {:.3} s, levels 0..={}",
@@ -368,27 +328,12 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
 fn print_probe(table: &tuzdik::solve::Tablebase, text: &str) -> Result<(), String> {
     let variant = tuzdik::Variant::new(Family::Bestemshchi);
     let pos = tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe: {e}"))?;
-    let mover = pos.side_to_move();
-    let lead = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32;
-    match (table.probe(&pos), table.move_values(&pos)) {
-        (Some(value), Some(moves)) => {
-            let result = match (lead + value).signum() {
-                1 => "wins",
-                -1 => "loses",
-                _ => "draws",
-            };
-            let moves: Vec<String> = moves.iter().map(|(mv, v)| format!("{mv}:{v:+}")).collect();
-            println!(
-                "{pos}: {mover} to move, future margin {value:+}, {mover} {result}; moves {}",
-                moves.join(" ")
-            );
-        }
-        _ => println!(
-            "{pos}: not in the table ({} stones on the board, the table has up to {})",
-            pos.stones_on_board(),
-            table.max_stones()
-        ),
-    }
+    print_table_answer(
+        &pos,
+        table.probe(&pos),
+        table.move_values(&pos),
+        table.max_stones(),
+    );
     Ok(())
 }
 
@@ -439,74 +384,91 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
         rebuild: args.rebuild,
     };
     let started = Instant::now();
-    let table = ToguzTable::build(&options, |report| {
-        let memory = report.memory.map_or_else(
-            || "memory n/a".to_string(),
-            |(rss, peak)| format!("rss {} peak {}", gib(rss), gib(peak)),
-        );
-        let work = match &report.solved {
-            Some(times) => {
-                let total = times.forward + times.retrograde;
-                format!(
-                    "solved {:.3} s (forward {:.3} s, retrograde {:.3} s, {} expanded, \
-                     {:.0} ns/entry), written {:.3} s",
-                    total.as_secs_f64(),
-                    times.forward.as_secs_f64(),
-                    times.retrograde.as_secs_f64(),
-                    times.expanded,
-                    total.as_secs_f64() * 1e9 / report.entries.max(1) as f64,
-                    report.file_time.as_secs_f64()
-                )
-            }
-            None => format!("loaded {:.3} s", report.file_time.as_secs_f64()),
-        };
-        let check = match &report.verification {
-            Some(v) if v.mismatches == 0 => format!(
-                ", verified {} entries in {:.3} s",
-                v.checked,
-                report.verify_time.as_secs_f64()
-            ),
-            Some(v) => format!(", VERIFY FAILED: {} of {} entries", v.mismatches, v.checked),
-            None => String::new(),
-        };
-        println!(
-            "level {:>2}: {:>11} entries, {work}{check}, {memory}",
-            report.stones, report.entries
-        );
-        println!("          {}", report.histogram.summary());
-        let _ = io::stdout().flush();
-    })
-    .map_err(|e| e.to_string())?;
+    let table = ToguzTable::build(&options, print_level).map_err(|e| e.to_string())?;
     println!(
         "done in {:.3} s, levels 0..={}",
         started.elapsed().as_secs_f64(),
         table.max_stones()
     );
     for pos in probes {
-        let mover = pos.side_to_move();
-        let lead = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32;
-        match (table.probe(&pos), table.move_values(&pos)) {
-            (Some(value), Some(moves)) => {
-                let result = match (lead + value).signum() {
-                    1 => "wins",
-                    -1 => "loses",
-                    _ => "draws",
-                };
-                let moves: Vec<String> =
-                    moves.iter().map(|(mv, v)| format!("{mv}:{v:+}")).collect();
-                println!(
-                    "{pos}: {mover} to move, future margin {value:+}, {mover} {result}; moves {}",
-                    moves.join(" ")
-                );
-            }
-            _ => println!(
-                "{pos}: not in the table ({} stones on the board, the table has up to {})",
-                pos.stones_on_board(),
-                table.max_stones()
-            ),
-        }
+        print_table_answer(
+            &pos,
+            table.probe(&pos),
+            table.move_values(&pos),
+            table.max_stones(),
+        );
     }
     Ok(())
+}
+
+/// One line per level of a table build (both kinds of table): what was solved or loaded,
+/// the check, the memory, and the values' histogram.
+fn print_level(report: &tuzdik::solve::LevelReport) {
+    let memory = report.memory.map_or_else(
+        || "memory n/a".to_string(),
+        |(rss, peak)| format!("rss {} peak {}", gib(rss), gib(peak)),
+    );
+    let work = match &report.solved {
+        Some(times) => {
+            let total = times.forward + times.retrograde;
+            format!(
+                "solved {:.3} s (forward {:.3} s, retrograde {:.3} s, {} expanded, \
+                 {:.0} ns/entry), written {:.3} s",
+                total.as_secs_f64(),
+                times.forward.as_secs_f64(),
+                times.retrograde.as_secs_f64(),
+                times.expanded,
+                total.as_secs_f64() * 1e9 / report.entries.max(1) as f64,
+                report.file_time.as_secs_f64()
+            )
+        }
+        None => format!("loaded {:.3} s", report.file_time.as_secs_f64()),
+    };
+    let check = match &report.verification {
+        Some(v) if v.mismatches == 0 => format!(
+            ", verified {} entries in {:.3} s",
+            v.checked,
+            report.verify_time.as_secs_f64()
+        ),
+        Some(v) => format!(", VERIFY FAILED: {} of {} entries", v.mismatches, v.checked),
+        None => String::new(),
+    };
+    println!(
+        "level {:>2}: {:>11} entries, {work}{check}, {memory}",
+        report.stones, report.entries
+    );
+    println!("          {}", report.histogram.summary());
+    let _ = io::stdout().flush();
+}
+
+/// A `--probe` answer: the table's value of `pos` and of each of its moves, and the result
+/// they give with the kazans, or why the table does not cover it.
+fn print_table_answer(
+    pos: &tuzdik::Position,
+    value: Option<i32>,
+    moves: Option<Vec<(tuzdik::Move, i32)>>,
+    max_stones: u32,
+) {
+    let mover = pos.side_to_move();
+    let lead = pos.kazan(mover) as i32 - pos.kazan(mover.opponent()) as i32;
+    match (value, moves) {
+        (Some(value), Some(moves)) => {
+            let result = match (lead + value).signum() {
+                1 => "wins",
+                -1 => "loses",
+                _ => "draws",
+            };
+            let moves: Vec<String> = moves.iter().map(|(mv, v)| format!("{mv}:{v:+}")).collect();
+            println!(
+                "{pos}: {mover} to move, future margin {value:+}, {mover} {result}; moves {}",
+                moves.join(" ")
+            );
+        }
+        _ => println!(
+            "{pos}: not in the table ({} stones on the board, the table has up to {max_stones})",
+            pos.stones_on_board()
+        ),
+    }
 }
 
 /// `MemAvailable` from /proc/meminfo (Linux).

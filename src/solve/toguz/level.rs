@@ -22,8 +22,9 @@
 //! undecided and its value once decided. One compare-and-swap on one cell decides or counts
 //! off a board, so the rayon workers need no locks.
 
+pub use crate::solve::level::SolveTimes;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -45,17 +46,6 @@ const CHUNK: usize = 1 << 14;
 const SPLIT: usize = 1 << 12;
 /// ...while fewer than this many handed-off stacks are waiting.
 const MAX_TASKS: usize = 1 << 10;
-
-/// How long the parts of a level's solve took.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SolveTimes {
-    /// The forward pass (moves, exits, counters).
-    pub forward: Duration,
-    /// The thresholds' scans and retrograde propagation.
-    pub retrograde: Duration,
-    /// Boards expanded by the retrograde part (decided boards inside the graph).
-    pub expanded: u64,
-}
 
 #[inline(always)]
 fn high(cell: u16) -> i32 {

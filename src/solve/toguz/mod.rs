@@ -26,7 +26,7 @@ pub mod level;
 pub mod verify;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use thiserror::Error;
 
@@ -37,7 +37,7 @@ use crate::solve::{Histogram, TableError, memory_usage};
 use crate::variant::{Family, Variant};
 use board::{Board, Geometry, from_position, play};
 use index::{LevelIndex, level_size};
-use level::{SolveTimes, solve_level};
+use level::solve_level;
 use verify::verify_level;
 
 pub use super::tables::MarginTable;
@@ -141,26 +141,8 @@ pub fn memory_needed(g: Geometry, max_stones: u32) -> u64 {
     total_entries(g, max_stones) + 2 * level_size(g, max_stones)
 }
 
-/// What happened to one level of a build.
-#[derive(Clone, Debug)]
-pub struct LevelReport {
-    /// Stones on the board.
-    pub stones: u32,
-    /// Boards in the level.
-    pub entries: u64,
-    /// Solve times (`None` when the level was loaded from its file).
-    pub solved: Option<SolveTimes>,
-    /// Time to read or to write the file.
-    pub file_time: Duration,
-    /// The check against the children, when asked for.
-    pub verification: Option<Verification>,
-    /// Time of that check.
-    pub verify_time: Duration,
-    /// The values.
-    pub histogram: Histogram,
-    /// Resident memory and peak after the level.
-    pub memory: Option<(u64, u64)>,
-}
+/// What happened to one level of a build (the same report as the Bestemshchi table's).
+pub use crate::solve::LevelReport;
 
 /// What [`ToguzTable::build`] does.
 #[derive(Clone, Debug)]
