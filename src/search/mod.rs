@@ -294,6 +294,16 @@ struct RootMove {
     seldepth: u32,
 }
 
+/// History entries per hole with [`p::HISTORY_BY_COUNT`]: one per stone count, the last for
+/// every count from there on.
+const HISTORY_COUNT_BUCKETS: usize = 32;
+/// History entries per hole.
+const HISTORY_BUCKETS: usize = if p::HISTORY_BY_COUNT {
+    HISTORY_COUNT_BUCKETS
+} else {
+    1
+};
+
 /// Late-move reductions by depth and move number: about ln(depth) * ln(number) / divisor.
 struct LmrTable([[i32; 16]; 64]);
 
@@ -373,7 +383,7 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: [[[i32; 32]; 17]; 2],
+    history: [[[i32; HISTORY_BUCKETS]; 17]; 2],
     /// Keys and kazan totals of the game since its last capture and of the search path;
     /// `path[base + ply]` is the node at `ply`.
     path: Vec<(u64, u32)>,
@@ -462,7 +472,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
-            history: [[[0; 32]; 17]; 2],
+            history: [[[0; HISTORY_BUCKETS]; 17]; 2],
             path,
             base,
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
@@ -601,7 +611,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn history_bucket(pos: &Position, side: Side, hole: usize) -> usize {
         if p::HISTORY_BY_COUNT {
-            usize::from(pos.row(side)[hole - 1]).min(31)
+            usize::from(pos.row(side)[hole - 1]).min(HISTORY_COUNT_BUCKETS - 1)
         } else {
             0
         }
