@@ -16,6 +16,7 @@
 pub mod bench;
 pub mod eval;
 pub mod ordering;
+mod pages;
 pub mod parameters;
 pub mod time;
 pub mod tt;

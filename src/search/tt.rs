@@ -24,6 +24,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use super::pages::{AllocError, Zeroable, ZeroedBuffer};
 use crate::moves::Move;
 
 /// How an entry's score bounds the true value.
@@ -75,6 +76,9 @@ struct Bucket {
     entries: [Entry; 2],
 }
 
+// SAFETY: a bucket is four atomic integers; all zeros is an empty bucket.
+unsafe impl Zeroable for Bucket {}
+
 const AGE_BITS: u64 = 6;
 const AGE_MASK: u64 = (1 << AGE_BITS) - 1;
 
@@ -106,7 +110,8 @@ fn age_of(data: u64) -> u8 {
 
 /// The table. Shared by reference between search threads.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// On large pages where the system allows (see `pages.rs`).
+    buckets: ZeroedBuffer<Bucket>,
     age: AtomicU8,
 }
 
@@ -124,22 +129,17 @@ impl TranspositionTable {
     }
 
     /// The same, reporting a failed allocation instead of aborting.
-    pub fn try_new(mib: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
         let count = (mib.saturating_mul(1 << 20) / Self::BUCKET_BYTES).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count)?;
-        buckets.resize_with(count, Bucket::default);
-        let table = TranspositionTable {
-            buckets,
+        Ok(TranspositionTable {
+            buckets: ZeroedBuffer::new(count)?,
             age: AtomicU8::new(0),
-        };
-        table.clear();
-        Ok(table)
+        })
     }
 
     /// Empties every entry (and touches every page).
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for entry in &bucket.entries {
                 entry.check.store(0, Ordering::Relaxed);
                 entry.data.store(0, Ordering::Relaxed);
