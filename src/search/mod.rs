@@ -964,7 +964,8 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
-            if quiet && score <= alpha && failed_count < failed_quiets.len() {
+            // Only the history malus reads the failed quiet moves.
+            if p::HISTORY_MALUS && quiet && score <= alpha && failed_count < failed_quiets.len() {
                 failed_quiets[failed_count] = mv;
                 failed_count += 1;
             }
