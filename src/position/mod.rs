@@ -460,6 +460,22 @@ impl Position {
         })
     }
 
+    /// The same, returning the legal moves after the move ([`legal_mask`] of the new
+    /// position), which come almost for free while the board is in registers: for the search,
+    /// which needs them at every node.
+    ///
+    /// [`legal_mask`]: Self::legal_mask
+    #[inline]
+    pub(crate) fn play_unhashed_moves(&mut self, hole_bit: u32) -> u16 {
+        if self.variant.is_mangala() {
+            self.mangala_make(hole_bit);
+            return self.mangala_mask();
+        }
+        sow::with_row_len!(self.variant, N => {
+            self.make_unhashed_moves::<N>(self.side.index() * N + hole_bit as usize)
+        })
+    }
+
     /// The position after a move (checked), leaving `self` as it is.
     pub fn after(&self, mv: Move) -> Result<Position, PlayError> {
         let mut next = *self;
