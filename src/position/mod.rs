@@ -318,6 +318,14 @@ impl Position {
         (index != NO_TUZDIK).then(|| index % self.variant.holes_per_side() as u8 + 1)
     }
 
+    /// The ring index of the tuzdik `owner` has made (on the opponent's row), if any: what
+    /// [`tuzdik`](Self::tuzdik) numbers, without the division.
+    #[inline(always)]
+    pub(crate) fn tuzdik_square(&self, owner: Side) -> Option<usize> {
+        let index = self.tuzdiks[owner.index()];
+        (index != NO_TUZDIK).then_some(usize::from(index))
+    }
+
     /// Whether `side`'s hole `hole` (1-based) is a tuzdik (owned by the other side).
     pub fn is_tuzdik(&self, side: Side, hole: usize) -> bool {
         self.tuzdik(side.opponent()) == Some(hole as u8)
