@@ -909,7 +909,8 @@ impl<'a> Worker<'a> {
             moves: 0,
             key: None,
         };
-        let mut tt_child = unmade;
+        // Filled only when there is a table move: most nodes have none.
+        let mut tt_child = None;
         // The other moves, ordered once the table's move has been searched: a cutoff saves
         // ordering them, and its subtree changes the history.
         let mut rest = None;
@@ -924,8 +925,9 @@ impl<'a> Worker<'a> {
         let mut failed_count = 0;
         loop {
             let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
-                make(&mut tt_child, usize::from(hole - 1));
-                (hole, &tt_child)
+                let child = tt_child.insert(unmade);
+                make(child, usize::from(hole - 1));
+                (hole, &*child)
             } else {
                 let list =
                     rest.get_or_insert_with(|| self.ordered_moves(pos, &scan, mover, ply, tt_hole));
