@@ -263,8 +263,16 @@ impl Position {
 
     /// The Zobrist key computed from scratch (what [`key`](Self::key) must always equal).
     pub fn compute_key(&self) -> u64 {
+        // With the ring's length a constant the loop over the holes unrolls (Mangala IV's
+        // rows have 7 holes, as the macro's Mangala arm says).
+        sow::with_row_len!(self.variant, N => self.compute_key_n::<N>())
+    }
+
+    /// [`compute_key`](Self::compute_key) for row length `N`.
+    #[inline(always)]
+    fn compute_key_n<const N: usize>(&self) -> u64 {
         let mut key = zobrist::TABLES.variant[self.variant.code() as usize];
-        for (index, &count) in self.ring().iter().enumerate() {
+        for (index, &count) in self.holes[..2 * N].iter().enumerate() {
             key ^= zobrist::hole(index, count);
         }
         for player in 0..2 {
@@ -308,6 +316,14 @@ impl Position {
     pub fn tuzdik(&self, owner: Side) -> Option<u8> {
         let index = self.tuzdiks[owner.index()];
         (index != NO_TUZDIK).then(|| index % self.variant.holes_per_side() as u8 + 1)
+    }
+
+    /// The ring index of the tuzdik `owner` has made (on the opponent's row), if any: what
+    /// [`tuzdik`](Self::tuzdik) numbers, without the division.
+    #[inline(always)]
+    pub(crate) fn tuzdik_square(&self, owner: Side) -> Option<usize> {
+        let index = self.tuzdiks[owner.index()];
+        (index != NO_TUZDIK).then_some(usize::from(index))
     }
 
     /// Whether `side`'s hole `hole` (1-based) is a tuzdik (owned by the other side).
@@ -449,6 +465,22 @@ impl Position {
         }
         sow::with_row_len!(self.variant, N => {
             self.make::<N, READ_SWITCHES, false>(self.side.index() * N + hole_bit as usize)
+        })
+    }
+
+    /// The same, returning the legal moves after the move ([`legal_mask`] of the new
+    /// position), which come almost for free while the board is in registers: for the search,
+    /// which needs them at every node.
+    ///
+    /// [`legal_mask`]: Self::legal_mask
+    #[inline]
+    pub(crate) fn play_unhashed_moves(&mut self, hole_bit: u32) -> u16 {
+        if self.variant.is_mangala() {
+            self.mangala_make(hole_bit);
+            return self.mangala_mask();
+        }
+        sow::with_row_len!(self.variant, N => {
+            self.make_unhashed_moves::<N>(self.side.index() * N + hole_bit as usize)
         })
     }
 

@@ -668,16 +668,7 @@ impl Position {
         let Some(sown) = self.sow_wide::<N, S>(self.wide::<N>(), origin) else {
             return self.sow_general::<HASH>(origin);
         };
-        let mover = self.side.index();
-        if HASH {
-            self.key = self.key_after::<N>(origin, &sown);
-        }
-        self.set_wide::<N>(sown.settled::<N>(self.tuzdiks));
-        self.kazans = sown.kazans.to_le_bytes();
-        if sown.made_tuzdik {
-            self.tuzdiks[mover] = sown.last as u8;
-        }
-        self.side = self.side.opponent();
+        self.apply::<N, HASH>(origin, &sown);
         let landing_side = if sown.last < N {
             Side::South
         } else {
@@ -689,6 +680,41 @@ impl Position {
             captured: sown.captured,
             made_tuzdik: sown.made_tuzdik,
         }
+    }
+
+    /// Plays ring index `origin` (row length `N`) without maintaining the key, as
+    /// [`make`](Self::make) does, and returns the legal moves after it (what
+    /// [`legal_mask_n`](Self::legal_mask_n) would): the search asks for them at once, and the
+    /// hole counts are still in registers here.
+    #[inline(always)]
+    pub(crate) fn make_unhashed_moves<const N: usize>(&mut self, origin: usize) -> u16 {
+        let Some(sown) = self.sow_wide::<N, READ_SWITCHES>(self.wide::<N>(), origin) else {
+            self.sow_general::<false>(origin);
+            return self.legal_mask_n::<N>();
+        };
+        let ring = self.apply::<N, false>(origin, &sown);
+        if Self::decided::<N>(self.kazans) {
+            return 0;
+        }
+        Self::row_bits::<N>(ring, self.side.index())
+    }
+
+    /// Writes a move worked out in registers back, keeping the key when `HASH`, and passes
+    /// the move; returns the hole counts written.
+    #[inline(always)]
+    fn apply<const N: usize, const HASH: bool>(&mut self, origin: usize, sown: &Sown) -> Wide {
+        let mover = self.side.index();
+        if HASH {
+            self.key = self.key_after::<N>(origin, sown);
+        }
+        let ring = sown.settled::<N>(self.tuzdiks);
+        self.set_wide::<N>(ring);
+        self.kazans = sown.kazans.to_le_bytes();
+        if sown.made_tuzdik {
+            self.tuzdiks[mover] = sown.last as u8;
+        }
+        self.side = self.side.opponent();
+        ring
     }
 
     /// The key after `sown`, from the key and the hole counts before it.

@@ -401,6 +401,27 @@ struct Worker<'a> {
     superseded: bool,
 }
 
+/// A position to search with what its parent worked out for it: its legal moves, and its key
+/// when the parent needed it (see [`Worker::negamax`]).
+#[derive(Clone, Copy)]
+struct Node {
+    pos: Position,
+    /// `pos.legal_mask()`.
+    moves: u16,
+    key: Option<u64>,
+}
+
+impl Node {
+    /// A node with everything worked out from scratch.
+    fn new(pos: &Position) -> Node {
+        Node {
+            pos: *pos,
+            moves: pos.legal_mask(),
+            key: Some(pos.key()),
+        }
+    }
+}
+
 fn kazan_total(pos: &Position) -> u32 {
     pos.kazan(crate::Side::South) + pos.kazan(crate::Side::North)
 }
@@ -735,18 +756,11 @@ impl<'a> Worker<'a> {
         while let Some(offset) = captures.get(index) {
             index += 1;
             let mut child = *pos;
-            child.play_unhashed(offset as u32);
+            let child_moves = child.play_unhashed_moves(offset as u32);
             if child.kazan(side) < before + 2 {
                 continue;
             }
-            let score = -self.quiescence(
-                &child,
-                child.legal_mask(),
-                -beta,
-                -alpha,
-                ply + 1,
-                qdepth + 1,
-            );
+            let score = -self.quiescence(&child, child_moves, -beta, -alpha, ply + 1, qdepth + 1);
             if self.stopped {
                 return 0;
             }
@@ -763,21 +777,24 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The main search. `key` is `pos`'s key; it may be left out (`None`) at depth 0, where
-    /// it is needed only for a repetition check that the kazans do not rule out already.
+    /// The main search. The node's key may be left out (`None`) at depth 0, where it is
+    /// needed only for a repetition check that the kazans do not rule out already.
     fn negamax(
         &mut self,
-        pos: &Position,
-        key: Option<u64>,
+        node: &Node,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
     ) -> i32 {
+        let Node {
+            ref pos,
+            moves,
+            key,
+        } = *node;
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let total = kazan_total(pos);
-        let moves = pos.legal_mask();
         if moves == 0 {
             self.nodes += 1;
             return terminal_score(pos, ply);
@@ -880,15 +897,21 @@ impl<'a> Worker<'a> {
         // made. Children at depth 0 get their keys only if their repetition check needs them.
         let prefetch = depth >= 3;
         let eager_key = depth - 1 > p::RFP_MAX_DEPTH || (pv_node && depth >= 2);
-        let make = |slot: &mut (Position, Option<u64>), offset: usize| {
-            slot.0 = *pos;
-            slot.0.play_unhashed(offset as u32);
-            slot.1 = eager_key.then(|| slot.0.compute_key());
-            if prefetch && let Some(key) = slot.1 {
+        let make = |slot: &mut Node, offset: usize| {
+            slot.pos = *pos;
+            slot.moves = slot.pos.play_unhashed_moves(offset as u32);
+            slot.key = eager_key.then(|| slot.pos.compute_key());
+            if prefetch && let Some(key) = slot.key {
                 tt.prefetch(key);
             }
         };
-        let mut tt_child = (*pos, None);
+        let unmade = Node {
+            pos: *pos,
+            moves: 0,
+            key: None,
+        };
+        // Filled only when there is a table move: most nodes have none.
+        let mut tt_child = None;
         // The other moves, ordered once the table's move has been searched: a cutoff saves
         // ordering them, and its subtree changes the history.
         let mut rest = None;
@@ -897,14 +920,15 @@ impl<'a> Worker<'a> {
         // their way from memory while the moves before them are searched: `made[i % len]` is
         // the child of `rest[i]`, for `i < made_count`. Children are made in place: copying
         // a position just written field by field would stall on store forwarding.
-        let mut made = [(*pos, None); p::MAKE_AHEAD + 1];
+        let mut made = [unmade; p::MAKE_AHEAD + 1];
         let mut made_count = 0;
         let mut failed_quiets = [Move::from_mask_bit(0); 16];
         let mut failed_count = 0;
         loop {
             let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
-                make(&mut tt_child, usize::from(hole - 1));
-                (hole, &tt_child)
+                let child = tt_child.insert(unmade);
+                make(child, usize::from(hole - 1));
+                (hole, &*child)
             } else {
                 let list =
                     rest.get_or_insert_with(|| self.ordered_moves(pos, &scan, mover, ply, tt_hole));
@@ -922,8 +946,7 @@ impl<'a> Worker<'a> {
                 (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
             };
             let mv = Move::from_mask_bit(u32::from(hole) - 1);
-            let (child, child_key) = (&child.0, child.1);
-            let quiet = child.kazan(mover) == kazan_before;
+            let quiet = child.pos.kazan(mover) == kazan_before;
             if index > 0 && quiet && !pv_node && best > -MATE_BOUND {
                 let late =
                     depth <= p::LMP_MAX_DEPTH && index >= p::LMP_BASE + (depth * depth) as usize;
@@ -936,7 +959,7 @@ impl<'a> Worker<'a> {
             }
             let mut score;
             if index == 0 {
-                score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH && index >= p::LMR_MIN_MOVE && quiet {
@@ -946,26 +969,20 @@ impl<'a> Worker<'a> {
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
-                score = -self.negamax(
-                    child,
-                    child_key,
-                    depth - 1 - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                );
+                score = -self.negamax(child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(child, child_key, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
             index += 1;
             if self.stopped {
                 return 0;
             }
-            if quiet && score <= alpha && failed_count < failed_quiets.len() {
+            // Only the history malus reads the failed quiet moves.
+            if p::HISTORY_MALUS && quiet && score <= alpha && failed_count < failed_quiets.len() {
                 failed_quiets[failed_count] = mv;
                 failed_count += 1;
             }
@@ -1026,7 +1043,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let report_moves = self.id == 0 && self.shared.start.elapsed() > Duration::from_secs(3);
         for index in first..self.root_moves.len() {
-            let child = self.root_moves[index].child;
+            let child = Node::new(&self.root_moves[index].child);
             let mv = self.root_moves[index].mv;
             if report_moves {
                 on_info(Info::CurrMove {
@@ -1037,12 +1054,11 @@ impl<'a> Worker<'a> {
             }
             self.seldepth = 0;
             let score = if index == first {
-                -self.negamax(&child, Some(child.key()), depth - 1, -beta, -alpha, 1)
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
             } else {
-                let mut score =
-                    -self.negamax(&child, Some(child.key()), depth - 1, -alpha - 1, -alpha, 1);
+                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, Some(child.key()), depth - 1, -beta, -alpha, 1);
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
                 }
                 score
             };

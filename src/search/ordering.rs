@@ -203,15 +203,16 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
 
     // Where landing on 3 makes a tuzdik (RULES.md 2a-2c): the opponent's row but its last
     // hole and the hole numbered like the opponent's tuzdik, if the mover may make one.
-    let own_tuzdik = pos.tuzdik(mover);
+    let own_tuzdik = pos.tuzdik_square(mover);
     let mut targets = if variant.tuzdik() && own_tuzdik.is_none() {
         rows[2 + them.index()]
     } else {
         [0; 3]
     };
-    if let Some(hole) = pos.tuzdik(them) {
-        // The opponent's tuzdik is on the mover's row; the same number on theirs is barred.
-        let barred = them.index() * N + usize::from(hole) - 1;
+    if let Some(square) = pos.tuzdik_square(them) {
+        // The opponent's tuzdik is on the mover's row; the same number on theirs, N holes
+        // round the ring, is barred.
+        let barred = (square + N) % ring;
         targets[barred / 8] &= !(1 << (8 * (barred % 8)));
     }
     // What a last stone landing in each hole takes: an even count (or a lone pair, under
@@ -232,8 +233,7 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     }
 
     // A stone sown into the mover's own tuzdik goes to the mover's kazan.
-    let own_tuzdik_bit =
-        own_tuzdik.map_or(0, |hole| 1 << (them.index() * N + usize::from(hole) - 1));
+    let own_tuzdik_bit = own_tuzdik.map_or(0, |square| 1 << square);
     // Gains are worked out for every hole of the row with no branch; empty holes and
     // sowings that lap the ring come out 0.
     let mut gains = [0u8; MAX_N];
