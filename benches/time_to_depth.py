@@ -6,7 +6,10 @@ usage: benches/time_to_depth.py [ENGINE] [ROUNDS]
 Runs `go depth D` on the start and four mid-game positions of positions/bench.txt, with
 Threads=1 and Threads=2 interleaved (Hash 64, a fresh engine per run), and prints each run, the
 median times and the median ratio (2 threads / 1 thread) per position and overall. The time of
-a run is the `time` field of the engine's `info depth D` line without a bound.
+a run is the `time` field of the engine's `info depth D` line without a bound. Each run also
+prints the search overhead: the 2-thread node total over twice the 1-thread nodes (0.5 would
+be a perfect split of the work), which does not depend on how much processor time the threads
+got.
 """
 import re
 import statistics
@@ -33,12 +36,12 @@ def time_to_depth(threads, position, depth):
         f"isready\n{position}\ngo depth {depth}\n"
     )
     engine.stdin.flush()
-    elapsed = None
-    pattern = re.compile(rf"^info depth {depth} .*\btime (\d+)")
+    elapsed = nodes = None
+    pattern = re.compile(rf"^info depth {depth} .*\bnodes (\d+) .*\btime (\d+)")
     for line in engine.stdout:
         found = pattern.search(line)
         if found and "bound" not in line:
-            elapsed = int(found.group(1))
+            nodes, elapsed = int(found.group(1)), int(found.group(2))
         if line.startswith("bestmove"):
             break
     engine.stdin.write("quit\n")
@@ -46,27 +49,33 @@ def time_to_depth(threads, position, depth):
     engine.wait()
     if elapsed is None:
         sys.exit(f"no 'info depth {depth}' line for {position!r}")
-    return elapsed
+    return elapsed, nodes
 
 
 def main():
     runs = {name: [] for name, _, _ in POSITIONS}
     for round_number in range(ROUNDS):
         for name, position, depth in POSITIONS:
-            one = time_to_depth(1, position, depth)
-            two = time_to_depth(2, position, depth)
-            runs[name].append((one, two))
+            one, one_nodes = time_to_depth(1, position, depth)
+            two, two_nodes = time_to_depth(2, position, depth)
+            overhead = two_nodes / max(2 * one_nodes, 1)
+            runs[name].append((one, two, overhead))
             print(f"round {round_number + 1} {name} depth {depth}: 1 thread {one} ms, "
-                  f"2 threads {two} ms, ratio {two / max(one, 1):.3f}", flush=True)
+                  f"2 threads {two} ms, ratio {two / max(one, 1):.3f}, "
+                  f"search overhead {overhead:.3f}", flush=True)
     ratios = []
+    overheads = []
     print("medians:")
-    for name, pairs in runs.items():
-        these = [two / max(one, 1) for one, two in pairs]
+    for name, results in runs.items():
+        these = [two / max(one, 1) for one, two, _ in results]
         ratios += these
-        print(f"{name}: 1 thread {statistics.median(p[0] for p in pairs):.0f} ms, "
-              f"2 threads {statistics.median(p[1] for p in pairs):.0f} ms, "
-              f"ratio {statistics.median(these):.3f}")
-    print(f"overall median ratio {statistics.median(ratios):.3f}")
+        overheads += [overhead for _, _, overhead in results]
+        print(f"{name}: 1 thread {statistics.median(r[0] for r in results):.0f} ms, "
+              f"2 threads {statistics.median(r[1] for r in results):.0f} ms, "
+              f"ratio {statistics.median(these):.3f}, "
+              f"search overhead {statistics.median(r[2] for r in results):.3f}")
+    print(f"overall median ratio {statistics.median(ratios):.3f}, "
+          f"search overhead {statistics.median(overheads):.3f}")
 
 
 if __name__ == "__main__":

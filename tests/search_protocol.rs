@@ -298,3 +298,27 @@ fn two_threads_search_and_stop_cleanly() {
     engine.until("bestmove", Duration::from_secs(2));
     engine.quit();
 }
+
+#[test]
+fn two_threads_prove_what_one_thread_proves() {
+    // Few stones: the search proves the result within the depth, whatever order the threads
+    // take (deferral of busy moves reorders, never drops, a move).
+    let fen = "0,0,1,1,0,X,1,0,0/X,0,0,0,0,0,1,2,0 79 77 b";
+    let mut proofs = Vec::new();
+    for threads in [1, 2] {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 18");
+        let lines = engine.until("bestmove", LONG);
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth") && !l.contains("bound"))
+            .unwrap();
+        proofs.push(field(last, "mate").map(str::to_string));
+        engine.quit();
+    }
+    assert_eq!(proofs[0], Some("-7".to_string()));
+    assert_eq!(proofs[0], proofs[1]);
+}

@@ -14,6 +14,7 @@
 //! [`TABLE_WIN`] plus the final margin for a win, minus for a loss, 0 for a draw.
 
 pub mod bench;
+mod busy;
 pub mod eval;
 pub mod ordering;
 mod pages;
@@ -29,6 +30,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{Position, Side};
 use crate::solve::tables::Tables;
+use busy::BusyMoves;
 use ordering::{Gain, Scan, ring_words};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
@@ -254,6 +256,8 @@ struct Shared<'a> {
     /// without the lock.
     finished_depth: AtomicU32,
     finished: Mutex<Finished>,
+    /// The moves threads are searching, when there are several threads.
+    busy: Option<BusyMoves>,
 }
 
 /// A helper thread's completed iteration, for the main thread to take over.
@@ -924,7 +928,18 @@ impl<'a> Worker<'a> {
         let mut made_count = 0;
         let mut failed_quiets = [Move::from_mask_bit(0); 16];
         let mut failed_count = 0;
+        // With several threads, moves another thread is searching when their turn comes are
+        // put off to the end (see `busy.rs`).
+        let busy = self
+            .shared
+            .busy
+            .as_ref()
+            .filter(|_| depth >= p::DEFER_MIN_DEPTH);
+        let mut deferred = [0u8; 9];
+        let (mut deferred_count, mut next_deferred) = (0, 0);
+        let mut deferred_child = None;
         loop {
+            let mut put_off_before = false;
             let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
                 let child = tt_child.insert(unmade);
                 make(child, usize::from(hole - 1));
@@ -932,18 +947,26 @@ impl<'a> Worker<'a> {
             } else {
                 let list =
                     rest.get_or_insert_with(|| self.ordered_moves(pos, &scan, mover, ply, tt_hole));
-                let Some(offset) = list.get(next_in_rest) else {
+                if let Some(offset) = list.get(next_in_rest) {
+                    let ahead = if prefetch { p::MAKE_AHEAD } else { 0 };
+                    while made_count <= next_in_rest + ahead
+                        && let Some(next) = list.get(made_count)
+                    {
+                        make(&mut made[made_count % made.len()], next);
+                        made_count += 1;
+                    }
+                    next_in_rest += 1;
+                    (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
+                } else if next_deferred < deferred_count {
+                    let hole = deferred[next_deferred];
+                    next_deferred += 1;
+                    put_off_before = true;
+                    let child = deferred_child.insert(unmade);
+                    make(child, usize::from(hole - 1));
+                    (hole, &*child)
+                } else {
                     break;
-                };
-                let ahead = if prefetch { p::MAKE_AHEAD } else { 0 };
-                while made_count <= next_in_rest + ahead
-                    && let Some(next) = list.get(made_count)
-                {
-                    make(&mut made[made_count % made.len()], next);
-                    made_count += 1;
                 }
-                next_in_rest += 1;
-                (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
             };
             let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let quiet = child.pos.kazan(mover) == kazan_before;
@@ -956,6 +979,14 @@ impl<'a> Worker<'a> {
                     index += 1;
                     continue;
                 }
+            }
+            if let Some(busy) = busy {
+                if index > 0 && !put_off_before && busy.is_busy(key, hole) {
+                    deferred[deferred_count] = hole;
+                    deferred_count += 1;
+                    continue;
+                }
+                busy.enter(key, hole);
             }
             let mut score;
             if index == 0 {
@@ -976,6 +1007,9 @@ impl<'a> Worker<'a> {
                 if score > alpha && score < beta {
                     score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
                 }
+            }
+            if let Some(busy) = busy {
+                busy.leave(key, hole);
             }
             index += 1;
             if self.stopped {
@@ -1405,6 +1439,7 @@ pub fn search(
             depth: 0,
             root_moves: Vec::new(),
         }),
+        busy: (threads > 1).then(BusyMoves::new),
     };
     let root_moves: Vec<RootMove> = legal
         .iter()
