@@ -935,11 +935,14 @@ impl<'a> Worker<'a> {
             .busy
             .as_ref()
             .filter(|_| depth >= p::DEFER_MIN_DEPTH);
-        let mut deferred = [0u8; 9];
+        // Each with the number it had in the order, which its reduction still follows: being
+        // busy elsewhere says nothing against a move.
+        let mut deferred = [(0u8, 0usize); 9];
         let (mut deferred_count, mut next_deferred) = (0, 0);
         let mut deferred_child = None;
         loop {
             let mut put_off_before = false;
+            let mut number = index;
             let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
                 let child = tt_child.insert(unmade);
                 make(child, usize::from(hole - 1));
@@ -958,7 +961,8 @@ impl<'a> Worker<'a> {
                     next_in_rest += 1;
                     (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
                 } else if next_deferred < deferred_count {
-                    let hole = deferred[next_deferred];
+                    let hole;
+                    (hole, number) = deferred[next_deferred];
                     next_deferred += 1;
                     put_off_before = true;
                     let child = deferred_child.insert(unmade);
@@ -982,7 +986,7 @@ impl<'a> Worker<'a> {
             }
             if let Some(busy) = busy {
                 if index > 0 && !put_off_before && busy.is_busy(key, hole) {
-                    deferred[deferred_count] = hole;
+                    deferred[deferred_count] = (hole, index);
                     deferred_count += 1;
                     continue;
                 }
@@ -993,8 +997,8 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
-                if depth >= p::LMR_MIN_DEPTH && index >= p::LMR_MIN_MOVE && quiet {
-                    reduction = self.lmr.get(depth, index) - i32::from(pv_node);
+                if depth >= p::LMR_MIN_DEPTH && number >= p::LMR_MIN_MOVE && quiet {
+                    reduction = self.lmr.get(depth, number) - i32::from(pv_node);
                     if self.killers[ply][0] == Some(mv) || self.killers[ply][1] == Some(mv) {
                         reduction -= 1;
                     }
