@@ -20,7 +20,9 @@
 //! Entries sit in buckets of two: the first is replaced only by a deeper or equally deep
 //! result or one from a newer search (depth-preferred), and what it held moves to the second;
 //! any other result goes to the second (so recent results are never lost). Buckets are 32
-//! bytes, so two share a cache line.
+//! bytes, so two share a cache line. The buckets sit on 2 MiB pages where the system allows
+//! (`pages.rs`): a probe is a random access to a table far larger than 4 KiB pages let the
+//! address-translation cache cover.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
