@@ -850,7 +850,8 @@ impl<'a> Worker<'a> {
         let use_table = depth >= 2;
         let tt = self.shared.tt;
         // A key the parent did not work out is worked out now, and its entry fetched while
-        // the moves are scanned.
+        // the moves are scanned (such nodes are nearly all futile ones: the parent works the
+        // key out for the others).
         let key = key.unwrap_or_else(|| {
             let key = pos.compute_key();
             if use_table {
@@ -858,10 +859,15 @@ impl<'a> Worker<'a> {
             }
             key
         });
-        let scan = Scan::with_words(pos, moves, &words);
-        let static_eval = board + eval::threat_score(&scan);
-        if futile && static_eval - margin >= beta {
-            return static_eval;
+        // The moves are scanned only when something reads the scan: the full evaluation here
+        // for a futile node, else the move order, made after the table's cutoff and its move.
+        let mut scan = None;
+        if futile {
+            let static_eval =
+                board + eval::threat_score(scan.insert(Scan::with_words(pos, moves, &words)));
+            if static_eval - margin >= beta {
+                return static_eval;
+            }
         }
         // The path up to here, for the repetition checks of the nodes below.
         self.path[self.base + ply] = (key, total);
@@ -945,8 +951,10 @@ impl<'a> Worker<'a> {
                 make(child, usize::from(hole - 1));
                 (hole, &*child)
             } else {
-                let list =
-                    rest.get_or_insert_with(|| self.ordered_moves(pos, &scan, mover, ply, tt_hole));
+                let list = rest.get_or_insert_with(|| {
+                    let scan = scan.get_or_insert_with(|| Scan::with_words(pos, moves, &words));
+                    self.ordered_moves(pos, scan, mover, ply, tt_hole)
+                });
                 if let Some(offset) = list.get(next_in_rest) {
                     let ahead = if prefetch { p::MAKE_AHEAD } else { 0 };
                     while made_count <= next_in_rest + ahead
@@ -973,8 +981,10 @@ impl<'a> Worker<'a> {
             if index > 0 && quiet && !pv_node && best > -MATE_BOUND {
                 let late =
                     depth <= p::LMP_MAX_DEPTH && index >= p::LMP_BASE + (depth * depth) as usize;
-                let futile = depth <= p::FUTILITY_MAX_DEPTH
-                    && static_eval + p::FUTILITY_MARGIN * depth <= alpha;
+                let futile = depth <= p::FUTILITY_MAX_DEPTH && {
+                    let scan = scan.get_or_insert_with(|| Scan::with_words(pos, moves, &words));
+                    board + eval::threat_score(scan) + p::FUTILITY_MARGIN * depth <= alpha
+                };
                 if late || futile {
                     index += 1;
                     continue;
@@ -1056,7 +1066,7 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(
                 key,
                 score_to_tt(best, ply),
-                static_eval.clamp(-INFINITY, INFINITY) as i16,
+                board.clamp(-INFINITY, INFINITY) as i16,
                 best_move,
                 bound,
                 depth.clamp(0, 255) as u8,
