@@ -334,42 +334,73 @@ impl LmrTable {
 static LMR_TABLE: std::sync::LazyLock<LmrTable> = std::sync::LazyLock::new(LmrTable::build);
 
 /// A node's moves in search order, the highest order key first, ties in hole order.
+///
+/// The moves are put in order only when read: the first read selects the best move, and
+/// only a read past it sorts the others. About a third of the lists end with a cutoff by
+/// their first move and need no sort.
 #[derive(Clone, Copy)]
 struct MoveList {
-    /// `key << 4 | (15 - offset)` for the move of hole `offset + 1`: sorting these plain
-    /// integers sorts by key, and the low bits break ties by hole as a stable sort would.
+    /// `key << 4 | (15 - offset)` for the move of hole `offset + 1`: these plain integers are
+    /// all different, larger for a larger key, and of equal keys larger for the lower hole,
+    /// so ordering them orders by key with ties in hole order, as a stable sort would.
     entries: [i32; 9],
     len: usize,
+    /// `entries[..ordered]` are the largest, in order (0, 1 or `len`).
+    ordered: usize,
 }
 
 impl MoveList {
     const EMPTY: MoveList = MoveList {
         entries: [0; 9],
         len: 0,
+        ordered: 0,
     };
 
-    /// Adds the move of hole `offset + 1`, with an order key below 2^27 in magnitude, in
-    /// its place. Most lists are used to the end (a cutoff usually comes from the table's
-    /// move, searched before the list is made), so sorting as the moves come is cheaper
-    /// than selecting them one by one.
+    /// Adds the move of hole `offset + 1`, with an order key below 2^27 in magnitude.
     #[inline(always)]
     fn push(&mut self, offset: usize, key: i32) {
-        let entry = key << 4 | (15 - offset as i32);
-        let mut at = self.len;
-        while at > 0 && self.entries[at - 1] < entry {
-            self.entries[at] = self.entries[at - 1];
-            at -= 1;
-        }
-        self.entries[at] = entry;
+        self.entries[self.len] = key << 4 | (15 - offset as i32);
         self.len += 1;
     }
 
-    /// The hole offset of the `index`-th move.
+    /// The hole offset of the `index`-th move (read in turn from the first).
     #[inline(always)]
-    fn get(&self, index: usize) -> Option<usize> {
-        self.entries[..self.len]
-            .get(index)
-            .map(|&entry| 15 - (entry & 15) as usize)
+    fn get(&mut self, index: usize) -> Option<usize> {
+        if index >= self.len {
+            return None;
+        }
+        if self.ordered <= index {
+            self.order_up_to(index);
+        }
+        Some(15 - (self.entries[index] & 15) as usize)
+    }
+
+    /// Orders the moves up to `index`: the best to the front for the first, all for later.
+    #[inline(always)]
+    fn order_up_to(&mut self, index: usize) {
+        if self.ordered == 0 {
+            let mut best = 0;
+            for at in 1..self.len {
+                if self.entries[at] > self.entries[best] {
+                    best = at;
+                }
+            }
+            self.entries.swap(0, best);
+            self.ordered = 1;
+        }
+        if index > 0 {
+            // Insertion sort of the rest: short lists, often nearly in order.
+            for next in 2..self.len {
+                let entry = self.entries[next];
+                let mut at = next;
+                while at > 1 && self.entries[at - 1] < entry {
+                    self.entries[at] = self.entries[at - 1];
+                    at -= 1;
+                }
+                self.entries[at] = entry;
+            }
+            self.ordered = self.len;
+        }
     }
 }
 
@@ -1533,5 +1564,30 @@ pub fn search(
 fn wait_while_unbounded(limits: &Limits, control: &Control) {
     while !control.stopped() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveList;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The list reads the moves by key, highest first, ties in hole order (a stable
+        /// sort), whether it is read to the end or only partly.
+        #[test]
+        fn move_list_reads_moves_in_stable_key_order(
+            keys in prop::collection::vec(-40i32..40, 0..=9),
+            reads in 0usize..=10,
+        ) {
+            let mut list = MoveList::EMPTY;
+            for (offset, &key) in keys.iter().enumerate() {
+                list.push(offset, key);
+            }
+            let mut expected: Vec<usize> = (0..keys.len()).collect();
+            expected.sort_by_key(|&offset| std::cmp::Reverse(keys[offset]));
+            let read: Vec<usize> = (0..reads).map_while(|index| list.get(index)).collect();
+            prop_assert_eq!(&read[..], &expected[..reads.min(keys.len())]);
+        }
     }
 }
