@@ -334,42 +334,73 @@ impl LmrTable {
 static LMR_TABLE: std::sync::LazyLock<LmrTable> = std::sync::LazyLock::new(LmrTable::build);
 
 /// A node's moves in search order, the highest order key first, ties in hole order.
+///
+/// The moves are put in order only when read: the first read selects the best move, and
+/// only a read past it sorts the others. About a third of the lists end with a cutoff by
+/// their first move and need no sort.
 #[derive(Clone, Copy)]
 struct MoveList {
-    /// `key << 4 | (15 - offset)` for the move of hole `offset + 1`: sorting these plain
-    /// integers sorts by key, and the low bits break ties by hole as a stable sort would.
+    /// `key << 4 | (15 - offset)` for the move of hole `offset + 1`: these plain integers are
+    /// all different, larger for a larger key, and of equal keys larger for the lower hole,
+    /// so ordering them orders by key with ties in hole order, as a stable sort would.
     entries: [i32; 9],
     len: usize,
+    /// `entries[..ordered]` are the largest, in order (0, 1 or `len`).
+    ordered: usize,
 }
 
 impl MoveList {
     const EMPTY: MoveList = MoveList {
         entries: [0; 9],
         len: 0,
+        ordered: 0,
     };
 
-    /// Adds the move of hole `offset + 1`, with an order key below 2^27 in magnitude, in
-    /// its place. Most lists are used to the end (a cutoff usually comes from the table's
-    /// move, searched before the list is made), so sorting as the moves come is cheaper
-    /// than selecting them one by one.
+    /// Adds the move of hole `offset + 1`, with an order key below 2^27 in magnitude.
     #[inline(always)]
     fn push(&mut self, offset: usize, key: i32) {
-        let entry = key << 4 | (15 - offset as i32);
-        let mut at = self.len;
-        while at > 0 && self.entries[at - 1] < entry {
-            self.entries[at] = self.entries[at - 1];
-            at -= 1;
-        }
-        self.entries[at] = entry;
+        self.entries[self.len] = key << 4 | (15 - offset as i32);
         self.len += 1;
     }
 
-    /// The hole offset of the `index`-th move.
+    /// The hole offset of the `index`-th move (read in turn from the first).
     #[inline(always)]
-    fn get(&self, index: usize) -> Option<usize> {
-        self.entries[..self.len]
-            .get(index)
-            .map(|&entry| 15 - (entry & 15) as usize)
+    fn get(&mut self, index: usize) -> Option<usize> {
+        if index >= self.len {
+            return None;
+        }
+        if self.ordered <= index {
+            self.order_up_to(index);
+        }
+        Some(15 - (self.entries[index] & 15) as usize)
+    }
+
+    /// Orders the moves up to `index`: the best to the front for the first, all for later.
+    #[inline(always)]
+    fn order_up_to(&mut self, index: usize) {
+        if self.ordered == 0 {
+            let mut best = 0;
+            for at in 1..self.len {
+                if self.entries[at] > self.entries[best] {
+                    best = at;
+                }
+            }
+            self.entries.swap(0, best);
+            self.ordered = 1;
+        }
+        if index > 0 {
+            // Insertion sort of the rest: short lists, often nearly in order.
+            for next in 2..self.len {
+                let entry = self.entries[next];
+                let mut at = next;
+                while at > 1 && self.entries[at - 1] < entry {
+                    self.entries[at] = self.entries[at - 1];
+                    at -= 1;
+                }
+                self.entries[at] = entry;
+            }
+            self.ordered = self.len;
+        }
     }
 }
 
@@ -850,7 +881,8 @@ impl<'a> Worker<'a> {
         let use_table = depth >= 2;
         let tt = self.shared.tt;
         // A key the parent did not work out is worked out now, and its entry fetched while
-        // the moves are scanned.
+        // the moves are scanned (such nodes are nearly all futile ones: the parent works the
+        // key out for the others).
         let key = key.unwrap_or_else(|| {
             let key = pos.compute_key();
             if use_table {
@@ -858,10 +890,15 @@ impl<'a> Worker<'a> {
             }
             key
         });
-        let scan = Scan::with_words(pos, moves, &words);
-        let static_eval = board + eval::threat_score(&scan);
-        if futile && static_eval - margin >= beta {
-            return static_eval;
+        // The moves are scanned only when something reads the scan: the full evaluation here
+        // for a futile node, else the move order, made after the table's cutoff and its move.
+        let mut scan = None;
+        if futile {
+            let static_eval =
+                board + eval::threat_score(scan.insert(Scan::with_words(pos, moves, &words)));
+            if static_eval - margin >= beta {
+                return static_eval;
+            }
         }
         // The path up to here, for the repetition checks of the nodes below.
         self.path[self.base + ply] = (key, total);
@@ -948,8 +985,10 @@ impl<'a> Worker<'a> {
                 make(child, usize::from(hole - 1));
                 (hole, &*child)
             } else {
-                let list =
-                    rest.get_or_insert_with(|| self.ordered_moves(pos, &scan, mover, ply, tt_hole));
+                let list = rest.get_or_insert_with(|| {
+                    let scan = scan.get_or_insert_with(|| Scan::with_words(pos, moves, &words));
+                    self.ordered_moves(pos, scan, mover, ply, tt_hole)
+                });
                 if let Some(offset) = list.get(next_in_rest) {
                     let ahead = if prefetch { p::MAKE_AHEAD } else { 0 };
                     while made_count <= next_in_rest + ahead
@@ -977,8 +1016,10 @@ impl<'a> Worker<'a> {
             if index > 0 && quiet && !pv_node && best > -MATE_BOUND {
                 let late =
                     depth <= p::LMP_MAX_DEPTH && index >= p::LMP_BASE + (depth * depth) as usize;
-                let futile = depth <= p::FUTILITY_MAX_DEPTH
-                    && static_eval + p::FUTILITY_MARGIN * depth <= alpha;
+                let futile = depth <= p::FUTILITY_MAX_DEPTH && {
+                    let scan = scan.get_or_insert_with(|| Scan::with_words(pos, moves, &words));
+                    board + eval::threat_score(scan) + p::FUTILITY_MARGIN * depth <= alpha
+                };
                 if late || futile {
                     index += 1;
                     continue;
@@ -1060,7 +1101,7 @@ impl<'a> Worker<'a> {
             self.shared.tt.store(
                 key,
                 score_to_tt(best, ply),
-                static_eval.clamp(-INFINITY, INFINITY) as i16,
+                board.clamp(-INFINITY, INFINITY) as i16,
                 best_move,
                 bound,
                 depth.clamp(0, 255) as u8,
@@ -1527,5 +1568,30 @@ pub fn search(
 fn wait_while_unbounded(limits: &Limits, control: &Control) {
     while !control.stopped() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveList;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The list reads the moves by key, highest first, ties in hole order (a stable
+        /// sort), whether it is read to the end or only partly.
+        #[test]
+        fn move_list_reads_moves_in_stable_key_order(
+            keys in prop::collection::vec(-40i32..40, 0..=9),
+            reads in 0usize..=10,
+        ) {
+            let mut list = MoveList::EMPTY;
+            for (offset, &key) in keys.iter().enumerate() {
+                list.push(offset, key);
+            }
+            let mut expected: Vec<usize> = (0..keys.len()).collect();
+            expected.sort_by_key(|&offset| std::cmp::Reverse(keys[offset]));
+            let read: Vec<usize> = (0..reads).map_while(|index| list.get(index)).collect();
+            prop_assert_eq!(&read[..], &expected[..reads.min(keys.len())]);
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! | bits  | field | |
 //! |-------|-------|---|
 //! | 0-15  | score | `i16`, mate scores stored relative to the node (see `score_to_tt`) |
-//! | 16-31 | static evaluation | `i16`, saves recomputing it |
+//! | 16-31 | board score | `i16`: the static evaluation less its threat term |
 //! | 32-35 | move  | source hole 1..9, 0 for none |
 //! | 36-37 | bound | 1 upper, 2 lower, 3 exact (0 means an empty entry) |
 //! | 38-45 | depth | plies, 0..255 |
@@ -56,7 +56,8 @@ impl Bound {
 pub struct Hit {
     /// The stored score (node-relative for mates: convert with `score_from_tt`).
     pub score: i16,
-    /// The stored static evaluation.
+    /// The stored board score: the node's static evaluation less its threat term (a lower
+    /// bound of the evaluation that needs no move scan). Nothing in the search reads it yet.
     pub eval: i16,
     /// The best move found, if any.
     pub mv: Option<Move>,
