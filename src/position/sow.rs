@@ -434,10 +434,16 @@ impl Position {
     /// [`legal_mask`](Self::legal_mask) for row length `N`.
     #[inline(always)]
     pub(crate) fn legal_mask_n<const N: usize>(&self) -> u16 {
+        self.legal_mask_of::<N>(self.wide::<N>())
+    }
+
+    /// The legal moves, given the hole counts `ring` of this position already in registers.
+    #[inline(always)]
+    fn legal_mask_of<const N: usize>(&self, ring: Wide) -> u16 {
         if Self::decided::<N>(self.kazans) {
             return 0;
         }
-        Self::row_bits::<N>(self.wide::<N>(), self.side.index())
+        Self::row_bits::<N>(ring, self.side.index())
     }
 
     /// Bit `h` set when hole `h + 1` of `side`'s row is not empty.
@@ -693,10 +699,7 @@ impl Position {
             return self.legal_mask_n::<N>();
         };
         let ring = self.apply::<N, false>(origin, &sown);
-        if Self::decided::<N>(self.kazans) {
-            return 0;
-        }
-        Self::row_bits::<N>(ring, self.side.index())
+        self.legal_mask_of::<N>(ring)
     }
 
     /// Writes a move worked out in registers back, keeping the key when `HASH`, and passes

@@ -892,10 +892,10 @@ impl<'a> Worker<'a> {
         });
         // The moves are scanned only when something reads the scan: the full evaluation here
         // for a futile node, else the move order, made after the table's cutoff and its move.
+        let scan_moves = || Scan::with_words(pos, moves, &words);
         let mut scan = None;
         if futile {
-            let static_eval =
-                board + eval::threat_score(scan.insert(Scan::with_words(pos, moves, &words)));
+            let static_eval = board + eval::threat_score(scan.insert(scan_moves()));
             if static_eval - margin >= beta {
                 return static_eval;
             }
@@ -986,7 +986,7 @@ impl<'a> Worker<'a> {
                 (hole, &*child)
             } else {
                 let list = rest.get_or_insert_with(|| {
-                    let scan = scan.get_or_insert_with(|| Scan::with_words(pos, moves, &words));
+                    let scan = scan.get_or_insert_with(scan_moves);
                     self.ordered_moves(pos, scan, mover, ply, tt_hole)
                 });
                 if let Some(offset) = list.get(next_in_rest) {
@@ -1017,7 +1017,7 @@ impl<'a> Worker<'a> {
                 let late =
                     depth <= p::LMP_MAX_DEPTH && index >= p::LMP_BASE + (depth * depth) as usize;
                 let futile = depth <= p::FUTILITY_MAX_DEPTH && {
-                    let scan = scan.get_or_insert_with(|| Scan::with_words(pos, moves, &words));
+                    let scan = scan.get_or_insert_with(scan_moves);
                     board + eval::threat_score(scan) + p::FUTILITY_MARGIN * depth <= alpha
                 };
                 if late || futile {
