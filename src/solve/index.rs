@@ -13,18 +13,22 @@ use super::board::{Board, HOLES};
 /// The most stones a board can hold (Bestemshchi has 50).
 pub const MAX_STONES: u32 = 50;
 
-const ROWS: usize = MAX_STONES as usize + HOLES;
+/// Rows of the binomial table: `n < 64`, enough for `k + f` up to 63 (Bestemshchi's 50 stones
+/// over 10 holes, and the Toguz solver's levels over up to 18 free holes).
+const ROWS: usize = 64;
+/// Columns: `r <= 18`, the Toguz ring's holes (the solvers' widest).
+const COLUMNS: usize = 19;
 
-/// `BINOM[n][r] = C(n, r)` for `n < 60`, `r <= 10`.
-static BINOM: [[u64; HOLES + 1]; ROWS] = binomials();
+/// `BINOM[n][r] = C(n, r)`.
+static BINOM: [[u64; COLUMNS]; ROWS] = binomials();
 
-const fn binomials() -> [[u64; HOLES + 1]; ROWS] {
-    let mut table = [[0u64; HOLES + 1]; ROWS];
+const fn binomials() -> [[u64; COLUMNS]; ROWS] {
+    let mut table = [[0u64; COLUMNS]; ROWS];
     let mut n = 0;
     while n < ROWS {
         table[n][0] = 1;
         let mut r = 1;
-        while r <= HOLES {
+        while r < COLUMNS {
             table[n][r] = if n == 0 {
                 0
             } else {
@@ -37,7 +41,7 @@ const fn binomials() -> [[u64; HOLES + 1]; ROWS] {
     table
 }
 
-/// `C(n, r)` for the small arguments the index uses (`n < 60`, `r <= 10`).
+/// `C(n, r)` for the small arguments the solvers' indexes use (`n < 64`, `r <= 18`).
 #[inline(always)]
 pub fn binomial(n: usize, r: usize) -> u64 {
     BINOM[n][r]

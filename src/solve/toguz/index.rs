@@ -22,37 +22,7 @@
 //! plus that rank, so a level has `sum_s C(k + f_s - 1, f_s - 1)` entries.
 
 use super::board::{Board, Geometry, MAX_RING, NONE};
-
-/// Rows of the binomial table: `n < 64`, enough for `k + f` up to 63.
-const ROWS: usize = 64;
-
-/// `BINOM[n][r] = C(n, r)`.
-static BINOM: [[u64; MAX_RING + 1]; ROWS] = binomials();
-
-const fn binomials() -> [[u64; MAX_RING + 1]; ROWS] {
-    let mut table = [[0u64; MAX_RING + 1]; ROWS];
-    let mut n = 0;
-    while n < ROWS {
-        table[n][0] = 1;
-        let mut r = 1;
-        while r <= MAX_RING {
-            table[n][r] = if n == 0 {
-                0
-            } else {
-                table[n - 1][r - 1] + table[n - 1][r]
-            };
-            r += 1;
-        }
-        n += 1;
-    }
-    table
-}
-
-/// `C(n, r)` for `n < 64`, `r <= 18`.
-#[inline(always)]
-pub fn binomial(n: usize, r: usize) -> u64 {
-    BINOM[n][r]
-}
+use crate::solve::index::binomial;
 
 /// How many tuzdik states the rules have.
 pub fn states(g: Geometry) -> usize {
@@ -182,7 +152,7 @@ impl LevelIndex {
                 continue;
             }
             sum += count as usize;
-            rank += BINOM[sum + j][j + 1];
+            rank += binomial(sum + j, j + 1);
             j += 1;
         }
         Some(rank)
@@ -248,10 +218,10 @@ fn unrank_free(mut rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
     let mut limit = k as usize + f - 1;
     for j in (0..f - 1).rev() {
         let mut p = limit - 1;
-        while BINOM[p][j + 1] > rank {
+        while binomial(p, j + 1) > rank {
             p -= 1;
         }
-        rank -= BINOM[p][j + 1];
+        rank -= binomial(p, j + 1);
         bars[j] = p;
         limit = p;
     }
