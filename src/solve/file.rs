@@ -44,7 +44,7 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     (hash ^ bytes.len() as u64).wrapping_mul(PRIME)
 }
 
-fn io_error(path: &Path, error: std::io::Error) -> TableError {
+pub(crate) fn io_error(path: &Path, error: std::io::Error) -> TableError {
     TableError::Io {
         path: path.to_path_buf(),
         message: error.to_string(),
@@ -53,25 +53,39 @@ fn io_error(path: &Path, error: std::io::Error) -> TableError {
 
 /// Writes level `k` to `dir` (through a temporary file renamed into place).
 pub fn save_level(dir: &Path, k: u32, values: &[u8]) -> Result<PathBuf, TableError> {
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let path = level_path(dir, k);
-    let temporary = path.with_extension("bin.tmp");
     let mut header = [0u8; HEADER_LEN];
     header[..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&k.to_le_bytes());
     header[12..16].copy_from_slice(&(HOLES as u32).to_le_bytes());
     header[16..24].copy_from_slice(&(values.len() as u64).to_le_bytes());
     header[24..32].copy_from_slice(&checksum(values).to_le_bytes());
+    write_atomically(dir, &path, &header, values)?;
+    Ok(path)
+}
+
+/// Writes `header` then `values` to `path` in `dir` (made if missing), through a temporary
+/// file beside it renamed into place, so that a stopped build never leaves a half-written
+/// file under the real name.
+pub(crate) fn write_atomically(
+    dir: &Path,
+    path: &Path,
+    header: &[u8],
+    values: &[u8],
+) -> Result<(), TableError> {
+    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
     let file = File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
     let mut writer = BufWriter::with_capacity(1 << 20, file);
     writer
-        .write_all(&header)
+        .write_all(header)
         .and_then(|()| writer.write_all(values))
         .and_then(|()| writer.flush())
         .map_err(|e| io_error(&temporary, e))?;
     drop(writer);
-    std::fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
-    Ok(path)
+    std::fs::rename(&temporary, path).map_err(|e| io_error(path, e))
 }
 
 /// Reads level `k` from `dir`, checking the header and the checksum.

@@ -18,12 +18,13 @@
 //! | 64..   | one `i8` per index: the mover's best future margin                     |
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use super::board::Geometry;
 use super::index::{level_size, states};
 use crate::solve::TableError;
+use crate::solve::file::{io_error, write_atomically};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TZTOGUZ\0";
@@ -45,13 +46,6 @@ pub fn checksum(header: &[u8], entries: &[u8]) -> u64 {
     (head.rotate_left(17) ^ body).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-fn io_error(path: &Path, error: std::io::Error) -> TableError {
-    TableError::Io {
-        path: path.to_path_buf(),
-        message: error.to_string(),
-    }
-}
-
 fn header(g: Geometry, k: u32, entries: u64) -> [u8; HEADER_LEN] {
     let mut header = [0u8; HEADER_LEN];
     header[..8].copy_from_slice(MAGIC);
@@ -70,21 +64,11 @@ fn header(g: Geometry, k: u32, entries: u64) -> [u8; HEADER_LEN] {
 /// Writes level `k` to `dir` (through a temporary file renamed into place, so a stopped
 /// build never leaves a half-written level under the real name).
 pub fn save_level(dir: &Path, g: Geometry, k: u32, values: &[u8]) -> Result<PathBuf, TableError> {
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let path = level_path(dir, g, k);
-    let temporary = path.with_extension("tzt.tmp");
     let mut header = header(g, k, values.len() as u64);
     let sum = checksum(&header, values);
     header[48..56].copy_from_slice(&sum.to_le_bytes());
-    let file = File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
-    writer
-        .write_all(&header)
-        .and_then(|()| writer.write_all(values))
-        .and_then(|()| writer.flush())
-        .map_err(|e| io_error(&temporary, e))?;
-    drop(writer);
-    std::fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
+    write_atomically(dir, &path, &header, values)?;
     Ok(path)
 }
 
