@@ -1,33 +1,13 @@
 //! Mangala IV end to end: the protocol, the command line, games and records.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+use std::process::Command;
+
+use common::run_script;
 use proptest::prelude::*;
 use tuzdik::record::{Outcome, Record};
 use tuzdik::{Family, Game, MangalaMove, Move, Position, Side, Status, Termination, Variant};
-
-fn run_engine(script: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tuzdik");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
 
 fn play_out(mut game: Game) -> Game {
     while game.termination().is_none() {
@@ -46,7 +26,7 @@ fn random_setups_agree_between_the_protocol_and_the_command_line() {
     assert!(setup.status.success());
     let fen = String::from_utf8(setup.stdout).unwrap().trim().to_string();
     assert_eq!(fen, Position::random_mangala(7).to_fen(1));
-    let lines = run_engine("setoption name UCI_Variant value mangala4\nposition random 7\nd\n");
+    let lines = run_script("setoption name UCI_Variant value mangala4\nposition random 7\nd\n");
     assert!(lines.contains(&format!("Fen: {fen}")), "{lines:#?}");
     assert!(
         lines
@@ -54,7 +34,7 @@ fn random_setups_agree_between_the_protocol_and_the_command_line() {
             .any(|l| l == "Legal: 1" || l.starts_with("Legal: "))
     );
     // Not for the Toguz family, and a failed command keeps the position.
-    let lines = run_engine("position random 7\nd\n");
+    let lines = run_script("position random 7\nd\n");
     assert!(lines[0].starts_with("info string error: position random"));
     assert!(lines.iter().any(|l| l.starts_with("Fen: 9,9,9")));
 }
@@ -68,7 +48,7 @@ fn side_advice_is_exact_for_a_forced_game() {
             Status::Won(Side::North) => "response p2",
             _ => "response either",
         };
-        let lines = run_engine(&format!(
+        let lines = run_script(&format!(
             "setoption name UCI_Variant value mangala4\nposition random {seed}\nquery side\n"
         ));
         assert_eq!(
@@ -77,7 +57,7 @@ fn side_advice_is_exact_for_a_forced_game() {
             "seed {seed}"
         );
     }
-    let lines = run_engine(
+    let lines = run_script(
         "setoption name UCI_Variant value mangala4\nposition startpos moves 1\nquery side\n",
     );
     assert!(lines[0].starts_with("info string error: query side"));
@@ -86,14 +66,14 @@ fn side_advice_is_exact_for_a_forced_game() {
 #[test]
 fn forced_moves_and_passes_are_answered_and_finished_games_get_0000() {
     let lines =
-        run_engine("setoption name UCI_Variant value mangala4\nposition startpos\ngo depth 30\n");
+        run_script("setoption name UCI_Variant value mangala4\nposition startpos\ngo depth 30\n");
     assert_eq!(lines.last().map(String::as_str), Some("bestmove 1"));
     // South's row is empty: the pass is the only move.
-    let lines = run_engine(
+    let lines = run_script(
         "setoption name UCI_Variant value mangala4\nsetoption name Mangala value free-choice\nposition fen 0,0,0,0,0,0,0/0,0,3,0,1,0,0 50 44 w\ngo depth 6\n",
     );
     assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
-    let lines = run_engine(
+    let lines = run_script(
         "setoption name UCI_Variant value mangala4\nposition fen 0,0,0,0,0,0,0/0,0,0,0,0,0,0 50 48 w\ngo depth 6\nquery result\n",
     );
     // `query` does not wait for the search, so the two answers may come in either order.
@@ -103,7 +83,7 @@ fn forced_moves_and_passes_are_answered_and_finished_games_get_0000() {
 
 #[test]
 fn switches_that_do_not_apply_are_refused() {
-    let lines = run_engine(
+    let lines = run_script(
         "setoption name UCI_Variant value mangala4\nsetoption name Tuzdik value true\nsetoption name Capture value singleton\nsetoption name UCI_Variant value togyz\nsetoption name Mangala value free-choice\n",
     );
     assert_eq!(lines.len(), 3, "{lines:#?}");
@@ -125,7 +105,7 @@ fn perft_from_the_command_line_and_the_protocol_agree() {
         .unwrap();
     let cli = String::from_utf8(cli.stdout).unwrap();
     assert!(cli.contains("Nodes searched: 44058"), "{cli}");
-    let lines = run_engine(
+    let lines = run_script(
         "setoption name UCI_Variant value mangala4\nsetoption name Mangala value free-choice\nperft 6\n",
     );
     assert_eq!(

@@ -295,14 +295,7 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
         gib(needed),
         pool.current_num_threads()
     );
-    if let Some(available) = available_memory()
-        && available < needed
-    {
-        eprintln!(
-            "warning: only {} of memory is available; the last levels will not fit",
-            gib(available)
-        );
-    }
+    warn_if_short_of_memory(needed);
     let options = BuildOptions {
         max_stones: args.max_stones,
         out: Some(args.out.clone()),
@@ -367,14 +360,7 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     for k in 0..=args.max_stones {
         println!("  level {k:>2}: {:>11} entries", level_size(g, k));
     }
-    if let Some(available) = available_memory()
-        && available < needed
-    {
-        eprintln!(
-            "warning: only {} of memory is available; the last levels will not fit",
-            gib(available)
-        );
-    }
+    warn_if_short_of_memory(needed);
     let options = BuildOptions {
         variant,
         max_stones: args.max_stones,
@@ -468,6 +454,18 @@ fn print_table_answer(
             "{pos}: not in the table ({} stones on the board, the table has up to {max_stones})",
             pos.stones_on_board()
         ),
+    }
+}
+
+/// Warns on stderr when the machine has less memory available than a build needs.
+fn warn_if_short_of_memory(needed: u64) {
+    if let Some(available) = available_memory()
+        && available < needed
+    {
+        eprintln!(
+            "warning: only {} of memory is available; the last levels will not fit",
+            gib(available)
+        );
     }
 }
 

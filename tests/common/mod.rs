@@ -13,14 +13,38 @@ pub struct Engine {
     lines: Receiver<String>,
 }
 
+/// The binary with no arguments (the protocol), stdin and stdout piped, stderr dropped.
+fn spawn() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tuzdik"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tuzdik")
+}
+
+/// Feeds `script` to a fresh engine, closes its input and returns every line it printed;
+/// the engine must exit successfully.
+pub fn run_script(script: &str) -> Vec<String> {
+    let mut child = spawn();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tuzdik");
+        let mut child = spawn();
         let stdout = child.stdout.take().unwrap();
         let (sender, lines) = channel();
         std::thread::spawn(move || {
