@@ -65,29 +65,50 @@ fn best_of(board: &super::board::Board, k: u32, levels: &[Vec<u8>]) -> i32 {
 pub fn verify_level(k: u32, levels: &[Vec<u8>]) -> Verification {
     let size = level_size(k) as usize;
     assert_eq!(levels[k as usize].len(), size);
-    let chunks = size.div_ceil(CHUNK);
-    let mut found: Vec<(u64, Vec<Mismatch>)> = (0..chunks)
+    check_entries(
+        k,
+        &levels[k as usize],
+        |start| unrank(start, k),
+        |board| {
+            next(board);
+        },
+        |board| best_of(board, k, levels),
+    )
+}
+
+/// Compares every entry of level `k`, `stored`, with what `expected` recomputes for its
+/// board, in parallel chunks. A chunk finds its first board with `first(rank)` and walks on
+/// in rank order with `advance`: both table formats keep their boards in their walking order.
+pub(crate) fn check_entries<B>(
+    k: u32,
+    stored: &[u8],
+    first: impl Fn(u64) -> B + Sync,
+    advance: impl Fn(&mut B) + Sync,
+    expected: impl Fn(&B) -> i32 + Sync,
+) -> Verification {
+    let size = stored.len();
+    let found: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
             let start = chunk * CHUNK;
             let end = (start + CHUNK).min(size);
-            let mut board = unrank(start as u64, k);
+            let mut board = first(start as u64);
             let mut bad = 0u64;
             let mut examples = Vec::new();
-            for i in start..end {
+            for (i, &entry) in stored.iter().enumerate().take(end).skip(start) {
                 if i > start {
-                    next(&mut board);
+                    advance(&mut board);
                 }
-                let stored = i32::from(levels[k as usize][i] as i8);
-                let expected = best_of(&board, k, levels);
-                if stored != expected {
+                let held = i32::from(entry as i8);
+                let recomputed = expected(&board);
+                if held != recomputed {
                     bad += 1;
                     if examples.len() < 8 {
                         examples.push(Mismatch {
                             stones: k,
                             rank: i as u64,
-                            stored,
-                            expected,
+                            stored: held,
+                            expected: recomputed,
                         });
                     }
                 }
@@ -99,10 +120,10 @@ pub fn verify_level(k: u32, levels: &[Vec<u8>]) -> Verification {
         checked: size as u64,
         ..Verification::default()
     };
-    for (bad, examples) in found.iter_mut() {
-        report.mismatches += *bad;
+    for (bad, mut examples) in found {
+        report.mismatches += bad;
         if report.examples.len() < 8 {
-            report.examples.append(examples);
+            report.examples.append(&mut examples);
         }
     }
     report.examples.truncate(8);

@@ -7,15 +7,10 @@
 //! the other). The retrograde construction rules that out (docs/solve-toguz.md), and the tests
 //! compare small levels with plain solvers that follow the rules with an explicit history.
 
-use rayon::prelude::*;
-
 use super::board::{Board, Geometry, play, terminal_value};
 use super::index::LevelIndex;
 use super::level::stored;
-use crate::solve::verify::{Mismatch, Verification};
-
-/// Boards per parallel work item.
-const CHUNK: usize = 1 << 14;
+use crate::solve::verify::{Verification, check_entries};
 
 /// The value of `board` recomputed from its children in `levels` (its own level included).
 pub fn best_over_children(
@@ -51,43 +46,13 @@ pub fn verify_level(
         size,
         "level {k} has the wrong size"
     );
-    let found: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|chunk| {
-            let start = chunk * CHUNK;
-            let end = (start + CHUNK).min(size);
-            let mut cursor = index.cursor(start as u64);
-            let mut bad = 0u64;
-            let mut examples = Vec::new();
-            for i in start..end {
-                if i > start {
-                    index.advance(&mut cursor);
-                }
-                let stored = i32::from(levels[k as usize][i] as i8);
-                let expected = best_over_children(g, cursor.board(), levels, indexes);
-                if stored != expected {
-                    bad += 1;
-                    if examples.len() < 8 {
-                        examples.push(Mismatch {
-                            stones: k,
-                            rank: i as u64,
-                            stored,
-                            expected,
-                        });
-                    }
-                }
-            }
-            (bad, examples)
-        })
-        .collect();
-    let mut report = Verification {
-        checked: size as u64,
-        ..Verification::default()
-    };
-    for (bad, mut examples) in found {
-        report.mismatches += bad;
-        report.examples.append(&mut examples);
-        report.examples.truncate(8);
-    }
-    report
+    check_entries(
+        k,
+        &levels[k as usize],
+        |start| index.cursor(start),
+        |cursor| {
+            index.advance(cursor);
+        },
+        |cursor| best_over_children(g, cursor.board(), levels, indexes),
+    )
 }
