@@ -367,13 +367,8 @@ pub fn build(
             memory: memory_usage(),
         };
         on_level(&report);
-        if let Some(check) = verification
-            && check.mismatches > 0
-        {
-            return Err(TableError::Mismatch {
-                count: check.mismatches,
-                first: check.examples[0],
-            });
+        if let Some(error) = verification.as_ref().and_then(Verification::failure) {
+            return Err(error);
         }
     }
     Ok(Tablebase { levels })

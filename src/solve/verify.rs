@@ -39,6 +39,17 @@ pub struct Verification {
     pub examples: Vec<Mismatch>,
 }
 
+impl Verification {
+    /// The build error this check amounts to: none, or the mismatch count with the first.
+    pub(crate) fn failure(&self) -> Option<super::TableError> {
+        let first = *self.examples.first()?;
+        (self.mismatches > 0).then_some(super::TableError::Mismatch {
+            count: self.mismatches,
+            first,
+        })
+    }
+}
+
 /// The value of board `rank` of level `k` recomputed from its children in `levels`.
 pub fn best_over_children(k: u32, rank_of_board: u64, levels: &[Vec<u8>]) -> i32 {
     best_of(&unrank(rank_of_board, k), k, levels)

@@ -223,14 +223,8 @@ impl ToguzTable {
                     memory: memory_usage(),
                 };
                 on_level(&report);
-                if let Some(check) = verification
-                    && check.mismatches > 0
-                {
-                    return Err(TableError::Mismatch {
-                        count: check.mismatches,
-                        first: check.examples[0],
-                    }
-                    .into());
+                if let Some(error) = verification.as_ref().and_then(Verification::failure) {
+                    return Err(error.into());
                 }
             }
             Ok(ToguzTable { g, levels, indexes })
