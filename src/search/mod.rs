@@ -743,11 +743,15 @@ impl<'a> Worker<'a> {
     }
 
     /// Captures only, below the horizon. `moves` is `pos.legal_mask()`.
+    ///
+    /// Most calls end at the first test, so it is inlined into its callers and the rest is
+    /// a function of its own ([`quiescence_moves`](Self::quiescence_moves)).
+    #[inline(always)]
     fn quiescence(
         &mut self,
         pos: &Position,
         moves: u16,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         qdepth: i32,
@@ -766,7 +770,25 @@ impl<'a> Worker<'a> {
         if board >= beta {
             return board;
         }
-        let scan = Scan::with_words(pos, moves, &words);
+        self.quiescence_moves(pos, moves, alpha, beta, ply, qdepth, &words, board)
+    }
+
+    /// The part of [`quiescence`](Self::quiescence) after the board score failed to stand
+    /// pat: the scan, the threat term and the captures.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn quiescence_moves(
+        &mut self,
+        pos: &Position,
+        moves: u16,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+        words: &ordering::Words,
+        board: i32,
+    ) -> i32 {
+        let scan = Scan::with_words(pos, moves, words);
         let stand_pat = board + eval::threat_score(&scan);
         if stand_pat >= beta || ply >= MAX_PLY || qdepth >= p::QUIESCENCE_MAX_PLY {
             return stand_pat;
@@ -812,27 +834,21 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The main search. The node's key may be left out (`None`) at depth 0, where it is
-    /// needed only for a repetition check that the kazans do not rule out already.
-    fn negamax(
-        &mut self,
-        node: &Node,
-        depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-    ) -> i32 {
+    /// The score of a node that ends before its moves are looked at for a reason other than
+    /// its evaluation: the end of the game, a repetition or a table hit. `None` for the
+    /// others. Such nodes are rare, so [`negamax`](Self::negamax) rules them out with three
+    /// comparisons and leaves the rest to this.
+    #[cold]
+    #[inline(never)]
+    fn settled_score(&mut self, node: &Node, ply: usize, total: u32) -> Option<i32> {
         let Node {
             ref pos,
             moves,
             key,
         } = *node;
-        let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = ply;
-        let total = kazan_total(pos);
         if moves == 0 {
             self.nodes += 1;
-            return terminal_score(pos, ply);
+            return Some(terminal_score(pos, ply));
         }
         let repeated = self.may_repeat(ply, total) && {
             let key = key.unwrap_or_else(|| pos.compute_key());
@@ -842,16 +858,43 @@ impl<'a> Worker<'a> {
             self.nodes += 1;
             let shared = pos.shared_scores();
             let us = pos.side_to_move().index();
-            return outcome_score(shared[us], shared[1 - us], ply);
+            return Some(outcome_score(shared[us], shared[1 - us], ply));
         }
         if total >= self.probe_from_kazans
             && let Some(score) = self.probe_table(pos, ply, total)
         {
             self.nodes += 1;
+            return Some(score);
+        }
+        None
+    }
+
+    /// The main search. The node's key may be left out (`None`) at depth 0, where it is
+    /// needed only for a repetition check that the kazans do not rule out already.
+    ///
+    /// Most nodes end within the first few tests, on their evaluation alone: those tests are
+    /// inlined into the callers, and the search of the moves is a function of its own
+    /// ([`search_moves`](Self::search_moves)), so that a node that ends early costs no call.
+    #[inline(always)]
+    fn negamax(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let pos = &node.pos;
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        let total = kazan_total(pos);
+        if (node.moves == 0 || self.may_repeat(ply, total) || total >= self.probe_from_kazans)
+            && let Some(score) = self.settled_score(node, ply, total)
+        {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, moves, alpha, beta, ply, 0);
+            return self.quiescence(pos, node.moves, alpha, beta, ply, 0);
         }
         if self.tick() {
             return 0;
@@ -876,6 +919,33 @@ impl<'a> Worker<'a> {
         if futile && board - margin >= beta {
             return board;
         }
+        self.search_moves(node, depth, alpha, beta, ply, pv_node, total, &words, board)
+    }
+
+    /// The part of [`negamax`](Self::negamax) after the node's first tests: `alpha` and
+    /// `beta` narrowed by the mate distance (`pv_node` is of the window before), `total` the
+    /// kazan total, `words` the hole counts and `board` the evaluation less its threat term.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        total: u32,
+        words: &ordering::Words,
+        board: i32,
+    ) -> i32 {
+        let Node {
+            ref pos,
+            moves,
+            key,
+        } = *node;
+        let futile = !pv_node && depth <= p::RFP_MAX_DEPTH && beta.abs() < MATE_BOUND;
+        let margin = p::RFP_MARGIN * depth;
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
@@ -892,7 +962,7 @@ impl<'a> Worker<'a> {
         });
         // The moves are scanned only when something reads the scan: the full evaluation here
         // for a futile node, else the move order, made after the table's cutoff and its move.
-        let scan_moves = || Scan::with_words(pos, moves, &words);
+        let scan_moves = || Scan::with_words(pos, moves, words);
         let mut scan = None;
         if futile {
             let static_eval = board + eval::threat_score(scan.insert(scan_moves()));
