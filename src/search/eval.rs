@@ -213,11 +213,17 @@ pub fn board_score(pos: &Position, words: &Words) -> i32 {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (a, b) = (pos.kazan(us) as i32, pos.kazan(them) as i32);
-    let tuzdiks = i32::from(pos.tuzdik(us).is_some()) - i32::from(pos.tuzdik(them).is_some());
-    let (rows, phase) = with_row_len!(pos.variant(), N => (
-        Rows::count::<N>(words),
-        if W.get(Feature::KazanPhase) != 0 { kazan_phase(a, b, N as i32) } else { 0 },
-    ));
+    // The tuzdiks by ring index: their hole numbers then divide by a constant row length.
+    let (ours_square, theirs_square) = (pos.tuzdik_square(us), pos.tuzdik_square(them));
+    let tuzdiks = i32::from(ours_square.is_some()) - i32::from(theirs_square.is_some());
+    let (rows, phase, holes) = with_row_len!(pos.variant(), N => {
+        let hole = |square: Option<usize>| square.map_or(0, |square| (square % N) as i32 + 1);
+        (
+            Rows::count::<N>(words),
+            if W.get(Feature::KazanPhase) != 0 { kazan_phase(a, b, N as i32) } else { 0 },
+            hole(ours_square) - hole(theirs_square),
+        )
+    });
     let (ours, theirs) = (us.index(), them.index());
     let mut score = W.get(Feature::Kazan) * (a - b)
         + W.get(Feature::Tuzdik) * tuzdiks
@@ -226,7 +232,7 @@ pub fn board_score(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::Tempo)
         + W.get(Feature::KazanPhase) * phase;
     if W.get(Feature::TuzdikHole) != 0 {
-        score += W.get(Feature::TuzdikHole) * (tuzdik_hole(pos, us) - tuzdik_hole(pos, them));
+        score += W.get(Feature::TuzdikHole) * holes;
     }
     score.clamp(-BOARD_LIMIT, BOARD_LIMIT)
 }

@@ -1016,23 +1016,17 @@ impl<'a> Worker<'a> {
                 tt.prefetch(key);
             }
         };
-        let unmade = Node {
+        // The child being searched, made in place: copying a position just written field by
+        // field would stall on store forwarding.
+        let mut child = Node {
             pos: *pos,
             moves: 0,
             key: None,
         };
-        // Filled only when there is a table move: most nodes have none.
-        let mut tt_child = None;
-        // The other moves, ordered once the table's move has been searched: a cutoff saves
-        // ordering them, and its subtree changes the history.
+        // The moves after the table's, ordered once the table's move has been searched: a
+        // cutoff saves ordering them, and its subtree changes the history.
         let mut rest = None;
         let mut next_in_rest = 0;
-        // Children of `rest` made ahead of their turn, so that their table entries are on
-        // their way from memory while the moves before them are searched: `made[i % len]` is
-        // the child of `rest[i]`, for `i < made_count`. Children are made in place: copying
-        // a position just written field by field would stall on store forwarding.
-        let mut made = [unmade; p::MAKE_AHEAD + 1];
-        let mut made_count = 0;
         let mut failed_quiets = [Move::from_mask_bit(0); 16];
         let mut failed_count = 0;
         // With several threads, moves another thread is searching when their turn comes are
@@ -1044,43 +1038,33 @@ impl<'a> Worker<'a> {
             .filter(|_| depth >= p::DEFER_MIN_DEPTH);
         // Each with the number it had in the order, which its reduction still follows: being
         // busy elsewhere says nothing against a move.
-        let mut deferred = [(0u8, 0usize); 9];
+        let mut deferred = [(0u8, 0u8); 9];
         let (mut deferred_count, mut next_deferred) = (0, 0);
-        let mut deferred_child = None;
         loop {
             let mut put_off_before = false;
             let mut number = index;
-            let (hole, child) = if let (0, Some(hole)) = (index, tt_hole) {
-                let child = tt_child.insert(unmade);
-                make(child, usize::from(hole - 1));
-                (hole, &*child)
+            let hole = if let (0, Some(hole)) = (index, tt_hole) {
+                hole
             } else {
                 let list = rest.get_or_insert_with(|| {
                     let scan = scan.get_or_insert_with(scan_moves);
                     self.ordered_moves(pos, scan, mover, ply, tt_hole)
                 });
                 if let Some(offset) = list.get(next_in_rest) {
-                    let ahead = if prefetch { p::MAKE_AHEAD } else { 0 };
-                    while made_count <= next_in_rest + ahead
-                        && let Some(next) = list.get(made_count)
-                    {
-                        make(&mut made[made_count % made.len()], next);
-                        made_count += 1;
-                    }
                     next_in_rest += 1;
-                    (offset as u8 + 1, &made[(next_in_rest - 1) % made.len()])
+                    offset as u8 + 1
                 } else if next_deferred < deferred_count {
-                    let hole;
-                    (hole, number) = deferred[next_deferred];
+                    let (hole, put_off_number) = deferred[next_deferred];
+                    number = usize::from(put_off_number);
                     next_deferred += 1;
                     put_off_before = true;
-                    let child = deferred_child.insert(unmade);
-                    make(child, usize::from(hole - 1));
-                    (hole, &*child)
+                    hole
                 } else {
                     break;
                 }
             };
+            make(&mut child, usize::from(hole - 1));
+            let child = &child;
             let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let quiet = child.pos.kazan(mover) == kazan_before;
             if index > 0 && quiet && !pv_node && best > -MATE_BOUND {
@@ -1097,7 +1081,7 @@ impl<'a> Worker<'a> {
             }
             if let Some(busy) = busy {
                 if index > 0 && !put_off_before && busy.is_busy(key, hole) {
-                    deferred[deferred_count] = (hole, index);
+                    deferred[deferred_count] = (hole, index as u8);
                     deferred_count += 1;
                     continue;
                 }

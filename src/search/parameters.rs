@@ -69,10 +69,6 @@ pub mod search {
     pub const IIR_MIN_DEPTH: i32 = 0;
     /// Quiescence search stops following captures this many plies below the horizon.
     pub const QUIESCENCE_MAX_PLY: i32 = 12;
-    /// Moves made (and their table entries prefetched) this many moves ahead of their turn:
-    /// a memory access takes longer than the search of a typical child, so the entry must be
-    /// asked for a few children early. Each cutoff wastes up to this many makes.
-    pub const MAKE_AHEAD: usize = 0;
     /// How many plies deeper than the main thread's iteration helper thread `i` (from 1)
     /// starts its next one: `HELPER_LEAD[(i - 1) % len]`. A helper one ply ahead fills the
     /// table with the entries the main thread's next iteration needs.
