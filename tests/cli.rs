@@ -2,12 +2,15 @@
 //! stdin/stdout. Every child runs under a timeout, so a hang fails the test instead of
 //! blocking it.
 
-use std::io::{Read, Write};
+mod common;
+
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use common::{Engine, assert_no_panic, collect_output, wait_or_kill};
 
 use tuzdik::perft::perft;
 use tuzdik::{Game, Position, Variant};
@@ -68,38 +71,6 @@ impl Run {
     }
 }
 
-fn assert_no_panic(stderr: &str) {
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "the binary panicked:\n{stderr}"
-    );
-}
-
-fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = source.read_to_end(&mut bytes);
-        bytes
-    })
-}
-
-/// Waits for `child` at most `timeout`; kills it (and fails) if it does not exit in time.
-fn wait_or_kill(child: &mut Child, timeout: Duration, what: &str) -> ExitStatus {
-    let deadline = Instant::now() + timeout;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return status,
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{what}: no exit within {timeout:?} (killed)");
-            }
-            Err(error) => panic!("{what}: {error}"),
-        }
-    }
-}
-
 /// Runs the binary with `args`, feeding `input` on stdin and then closing it.
 fn run_with_input(args: &[&str], input: &[u8], timeout: Duration) -> Run {
     let started = Instant::now();
@@ -116,8 +87,8 @@ fn run_with_input(args: &[&str], input: &[u8], timeout: Duration) -> Run {
     let writer = thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let stdout = drain(child.stdout.take().unwrap());
-    let stderr = drain(child.stderr.take().unwrap());
+    let stdout = collect_output(child.stdout.take().unwrap());
+    let stderr = collect_output(child.stderr.take().unwrap());
     let status = wait_or_kill(&mut child, timeout, &format!("tuzdik {args:?}"));
     let _ = writer.join();
     let run = Run {
@@ -137,108 +108,6 @@ fn run(args: &[&str]) -> Run {
 /// A protocol session fed a whole script at once.
 fn session(script: &str) -> Run {
     run_with_input(&[], script.as_bytes(), TIMEOUT)
-}
-
-/// A protocol session driven line by line, reading the answers as they come.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Every line read so far.
-    seen: Vec<String>,
-    stderr: Option<thread::JoinHandle<Vec<u8>>>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = binary()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let reader = std::io::BufReader::new(stdout);
-            for line in std::io::BufRead::lines(reader) {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Some(drain(child.stderr.take().unwrap()));
-        Engine {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-            stderr,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .unwrap_or_else(|e| panic!("sending '{line}': {e}"));
-    }
-
-    /// Reads lines until one satisfies `wanted`, and returns the lines read up to and
-    /// including it. Fails after `timeout`.
-    fn read_until(&mut self, wanted: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    got.push(line.clone());
-                    if wanted(&line) {
-                        return got;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no wanted line within {timeout:?}; got {got:?}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the engine closed its output; got {got:?}")
-                }
-            }
-        }
-    }
-
-    /// Sends `isready` and returns what came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut got = self.read_until(|l| l == "readyok", TIMEOUT);
-        got.pop();
-        got
-    }
-
-    /// Closes stdin, waits for the exit, and returns it with the remaining output.
-    fn finish(mut self, timeout: Duration) -> (ExitStatus, Vec<String>) {
-        drop(self.stdin.take());
-        let status = wait_or_kill(&mut self.child, timeout, "protocol session");
-        let rest: Vec<String> = self.lines.iter().collect();
-        let stderr = self.stderr.take().unwrap().join().unwrap();
-        assert_no_panic(&String::from_utf8_lossy(&stderr));
-        (status, rest)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Only a session that failed half-way is still running here.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
 }
 
 /// Splits a session's output at each `readyok`: the answer to each command of a script in

@@ -2,25 +2,67 @@
 //! the protocol (each test crate uses the part it needs).
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+/// How long [`Engine::sync`] waits for `readyok`.
+pub const SYNC_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A protocol session driven line by line, reading the answers as they come. A session
+/// still running when it is dropped (a test that failed half-way) is killed.
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    stderr: Option<JoinHandle<Vec<u8>>>,
 }
 
-/// The binary with no arguments (the protocol), stdin and stdout piped, stderr dropped.
+/// The binary with no arguments (the protocol), stdin, stdout and stderr piped.
 fn spawn() -> Child {
     Command::new(env!("CARGO_BIN_EXE_tuzdik"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("start tuzdik")
+}
+
+/// Fails if `stderr` shows a panic.
+pub fn assert_no_panic(stderr: &str) {
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "the binary panicked:\n{stderr}"
+    );
+}
+
+/// Reads `source` to its end on a thread of its own, so that a full pipe never blocks the
+/// child.
+pub fn collect_output(mut source: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = source.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// Waits for `child` at most `timeout`; kills it (and fails) if it does not exit in time.
+pub fn wait_or_kill(child: &mut Child, timeout: Duration, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + timeout;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return status,
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{what}: no exit within {timeout:?} (killed)");
+            }
+            Err(error) => panic!("{what}: {error}"),
+        }
+    }
 }
 
 /// Feeds `script` to a fresh engine, closes its input and returns every line it printed;
@@ -47,7 +89,7 @@ impl Engine {
         let mut child = spawn();
         let stdout = child.stdout.take().unwrap();
         let (sender, lines) = channel();
-        std::thread::spawn(move || {
+        thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
                 if sender.send(line).is_err() {
@@ -56,36 +98,59 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
+        let stderr = Some(collect_output(child.stderr.take().unwrap()));
         Engine {
             child,
             stdin,
             lines,
+            stderr,
         }
     }
 
     pub fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush())
+            .unwrap_or_else(|e| panic!("sending '{line}': {e}"));
     }
 
-    /// Lines up to and including the first that starts with `prefix`.
-    pub fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+    /// Reads lines until one satisfies `wanted`, and returns the lines read up to and
+    /// including it. Fails after `timeout`.
+    pub fn read_until(&mut self, wanted: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
-                    let done = line.starts_with(prefix);
+                    let done = wanted(&line);
                     seen.push(line);
                     if done {
                         return seen;
                     }
                 }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:#?}"),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no wanted line within {timeout:?}; got {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the engine closed its output; got {seen:#?}")
+                }
             }
         }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    pub fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        self.read_until(|line| line.starts_with(prefix), timeout)
+    }
+
+    /// Sends `isready` and returns what came before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut got = self.read_until(|line| line == "readyok", SYNC_TIMEOUT);
+        got.pop();
+        got
     }
 
     /// Whatever arrives within `wait`.
@@ -97,16 +162,31 @@ impl Engine {
         seen
     }
 
+    /// Closes stdin, waits for the exit, and returns it with the remaining output; fails if
+    /// the engine panicked.
+    pub fn finish(mut self, timeout: Duration) -> (ExitStatus, Vec<String>) {
+        drop(self.stdin.take());
+        let status = wait_or_kill(&mut self.child, timeout, "protocol session");
+        let rest: Vec<String> = self.lines.iter().collect();
+        let stderr = self.stderr.take().unwrap().join().unwrap();
+        assert_no_panic(&String::from_utf8_lossy(&stderr));
+        (status, rest)
+    }
+
+    /// Sends `quit`; the engine must exit successfully within 10 s.
     pub fn quit(mut self) {
         self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "engine did not quit");
-            std::thread::sleep(Duration::from_millis(10));
+        let (status, _) = self.finish(Duration::from_secs(10));
+        assert!(status.success(), "exit status {status}");
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Only a session that failed half-way is still running here.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
     }
 }
