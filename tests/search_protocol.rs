@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, field};
+use common::{Engine, field, last_info, last_line};
 
 const LONG: Duration = Duration::from_secs(60);
 
@@ -23,24 +23,17 @@ fn go_depth_reports_every_iteration_and_one_bestmove() {
         .map(|l| field(l, "depth").unwrap().parse().unwrap())
         .collect();
     assert_eq!(depths, (1..=6).collect::<Vec<_>>(), "{lines:#?}");
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    assert_eq!(field(last_info, "depth"), Some("6"));
+    let last = last_info(&lines);
+    assert_eq!(field(last, "depth"), Some("6"));
     for key in [
         "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
     ] {
-        assert!(
-            field(last_info, key).is_some(),
-            "{key} missing in {last_info}"
-        );
+        assert!(field(last, key).is_some(), "{key} missing in {last}");
     }
     let best = lines.last().unwrap();
     let best_move = field(best, "bestmove").unwrap();
     assert!(("1"..="9").contains(&best_move), "{best}");
-    assert_eq!(field(last_info, "pv"), Some(best_move));
+    assert_eq!(field(last, "pv"), Some(best_move));
     // Exactly one bestmove: nothing more arrives.
     assert!(engine.drain(Duration::from_millis(200)).is_empty());
     engine.quit();
@@ -59,11 +52,7 @@ fn nodes_limit_is_exact_on_one_thread_and_reproducible() {
     let first = run();
     let second = run();
     let nodes = |lines: &[String]| -> u64 {
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .unwrap();
+        let last = last_info(lines);
         field(last, "nodes").unwrap().parse().unwrap()
     };
     let n = nodes(&first);
@@ -159,11 +148,7 @@ fn proven_wins_are_mate_scores_in_moves_for_uci_and_plies_for_ugi() {
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 4");
         let lines = engine.until("bestmove", LONG);
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .unwrap();
+        let last = last_info(&lines);
         assert_eq!(field(last, "mate"), Some(expected), "{last}");
         assert_eq!(lines.last().map(String::as_str), Some("bestmove 9"));
         engine.quit();
@@ -311,11 +296,9 @@ fn two_threads_prove_what_one_thread_proves() {
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 18");
         let lines = engine.until("bestmove", LONG);
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth") && !l.contains("bound"))
-            .unwrap();
+        let last = last_line(&lines, |l| {
+            l.starts_with("info depth") && !l.contains("bound")
+        });
         proofs.push(field(last, "mate").map(str::to_string));
         engine.quit();
     }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Engine, field};
+use common::{Engine, field, last_info};
 use proptest::prelude::*;
 use tuzdik::game::Game;
 use tuzdik::search::tt::TranspositionTable;
@@ -40,12 +40,7 @@ fn bestemshchi() -> Variant {
 fn search_lines(engine: &mut Engine, go: &str) -> (String, String) {
     engine.send(go);
     let lines = engine.until("bestmove", LONG);
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .cloned()
-        .unwrap_or_else(|| panic!("no info line: {lines:#?}"));
+    let info = last_info(&lines).to_string();
     let best = field(lines.last().unwrap(), "bestmove")
         .unwrap()
         .to_string();

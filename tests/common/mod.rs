@@ -191,6 +191,20 @@ impl Drop for Engine {
     }
 }
 
+/// The last line of `lines` that `wanted` accepts; fails, showing `lines`, if there is none.
+pub fn last_line(lines: &[String], wanted: impl Fn(&str) -> bool) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|line| wanted(line))
+        .unwrap_or_else(|| panic!("no such line in {lines:#?}"))
+}
+
+/// The search's last `info depth` line: its final report before `bestmove`.
+pub fn last_info(lines: &[String]) -> &str {
+    last_line(lines, |line| line.starts_with("info depth"))
+}
+
 /// The word after `name` in a line of words.
 pub fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     let mut words = line.split_whitespace();
