@@ -457,6 +457,21 @@ impl Node {
     }
 }
 
+/// What [`Worker::negamax`]'s first tests worked out for the search of a node's moves.
+#[derive(Clone, Copy)]
+struct FirstTests {
+    /// Whether the window (before the mate-distance narrowing) is wider than null.
+    pv_node: bool,
+    /// Whether reverse futility applies at this node.
+    futile: bool,
+    /// The kazan total.
+    total: u32,
+    /// The hole counts ([`ring_words`]).
+    words: ordering::Words,
+    /// The evaluation less its threat term.
+    board: i32,
+}
+
 fn kazan_total(pos: &Position) -> u32 {
     pos.kazan(crate::Side::South) + pos.kazan(crate::Side::North)
 }
@@ -919,13 +934,18 @@ impl<'a> Worker<'a> {
         if futile && board - margin >= beta {
             return board;
         }
-        self.search_moves(node, depth, alpha, beta, ply, pv_node, total, &words, board)
+        let first = FirstTests {
+            pv_node,
+            futile,
+            total,
+            words,
+            board,
+        };
+        self.search_moves(node, depth, alpha, beta, ply, &first)
     }
 
-    /// The part of [`negamax`](Self::negamax) after the node's first tests: `alpha` and
-    /// `beta` narrowed by the mate distance (`pv_node` is of the window before), `total` the
-    /// kazan total, `words` the hole counts and `board` the evaluation less its threat term.
-    #[allow(clippy::too_many_arguments)]
+    /// The part of [`negamax`](Self::negamax) after the node's first tests (`first`), with
+    /// `alpha` and `beta` narrowed by the mate distance.
     #[inline(never)]
     fn search_moves(
         &mut self,
@@ -934,17 +954,20 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        pv_node: bool,
-        total: u32,
-        words: &ordering::Words,
-        board: i32,
+        first: &FirstTests,
     ) -> i32 {
         let Node {
             ref pos,
             moves,
             key,
         } = *node;
-        let futile = !pv_node && depth <= p::RFP_MAX_DEPTH && beta.abs() < MATE_BOUND;
+        let FirstTests {
+            pv_node,
+            futile,
+            total,
+            ref words,
+            board,
+        } = *first;
         let margin = p::RFP_MARGIN * depth;
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
