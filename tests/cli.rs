@@ -311,6 +311,75 @@ fn replay_of_a_non_utf8_file_fails_cleanly() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// tuzdik bench
+
+/// The node counts of a bench run: one per position (stderr) and the total (the last line of
+/// stdout, `<N> nodes <M> nps`).
+fn parse_bench(run: &Run) -> (Vec<u64>, u64) {
+    assert!(run.status.success(), "{}", run.stderr);
+    let per_position = run
+        .stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("position "))
+        .map(|rest| {
+            let (_, nodes) = rest.split_once(": ").expect("position <i>: <n> nodes");
+            nodes
+                .trim_end_matches(" nodes")
+                .parse()
+                .expect("a node count")
+        })
+        .collect();
+    let last = run.stdout.lines().last().expect("a last line");
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert_eq!((words[1], words[3]), ("nodes", "nps"), "{last}");
+    assert!(words[2].parse::<u64>().is_ok(), "{last}");
+    (per_position, words[0].parse().expect("a node total"))
+}
+
+#[test]
+fn bench_reports_every_position_and_a_deterministic_total() {
+    let positions = tuzdik::search::bench::positions().unwrap();
+    let (each, total) = parse_bench(&run(&["bench", "4"]));
+    assert_eq!(each.len(), positions.len());
+    assert_eq!(each.iter().sum::<u64>(), total);
+    assert_eq!(
+        parse_bench(&run(&["bench", "4"])).1,
+        total,
+        "the signature repeats"
+    );
+}
+
+#[test]
+fn bare_bench_counts_the_libraries_bare_alpha_beta() {
+    let (each, total) = parse_bench(&run(&["bench", "3", "--bare"]));
+    let expected: Vec<u64> = tuzdik::search::bench::positions()
+        .unwrap()
+        .iter()
+        .map(|game| tuzdik::search::bare::alpha_beta(game.position(), 3).1)
+        .collect();
+    assert_eq!(each, expected);
+    assert_eq!(total, expected.iter().sum::<u64>());
+}
+
+#[test]
+fn bench_depths_out_of_range_are_refused_by_name() {
+    for (args, message) in [
+        (vec!["bench", "0"], "bench depth 0 is outside 1..64"),
+        (vec!["bench", "65"], "bench depth 65 is outside 1..64"),
+        (
+            vec!["bench", "13", "--bare"],
+            "bare bench depth 13 is outside 1..12",
+        ),
+    ] {
+        let run = run(&args);
+        assert!(!run.status.success(), "{args:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // tuzdik perft
 
 #[test]

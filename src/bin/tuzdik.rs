@@ -29,9 +29,12 @@ enum Command {
     /// Fixed-depth searches over the built-in bench positions (one thread, 16 MiB hash); the
     /// last line is `<nodes> nodes <nps> nps`, and the node count is the search's signature.
     Bench {
-        /// Search depth.
-        #[arg(default_value_t = tuzdik::search::bench::DEFAULT_DEPTH)]
-        depth: u32,
+        /// Search depth (13; 8 with `--bare`).
+        depth: Option<u32>,
+        /// Runs the bare alpha-beta instead (the engine's make and board score, nothing
+        /// else): the ceiling of the search's speed on this machine right now.
+        #[arg(long)]
+        bare: bool,
     },
     /// Replay every game of a PlayOK-style PGN file and check it against the rules.
     Replay {
@@ -230,17 +233,30 @@ fn run_replay(file: &std::path::Path) -> Result<(), String> {
     }
 }
 
-fn run_bench(depth: u32) -> Result<(), String> {
-    if !(1..=64).contains(&depth) {
-        return Err(format!("bench depth {depth} is outside 1..64"));
+fn run_bench(depth: Option<u32>, bare: bool) -> Result<(), String> {
+    use tuzdik::search::{bare as bare_search, bench};
+    // The bare search has no move order: its tree grows by the full branching factor.
+    let (default, most) = if bare {
+        (bare_search::DEFAULT_DEPTH, 12)
+    } else {
+        (bench::DEFAULT_DEPTH, 64)
+    };
+    let depth = depth.unwrap_or(default);
+    if !(1..=most).contains(&depth) {
+        let what = if bare { "bare bench" } else { "bench" };
+        return Err(format!("{what} depth {depth} is outside 1..{most}"));
     }
     let control = tuzdik::search::Control::new(false);
-    let result = tuzdik::search::bench::run(depth, &control, |index, nodes| {
-        eprintln!("position {:>2}: {nodes} nodes", index + 1);
-    })?;
+    let each = |index: usize, nodes: u64| eprintln!("position {:>2}: {nodes} nodes", index + 1);
+    let result = if bare {
+        bare_search::run(depth, &control, each)?
+    } else {
+        bench::run(depth, &control, each)?
+    };
     eprintln!(
-        "{} positions, depth {depth}, {:.3} s",
+        "{} positions, depth {depth}{}, {:.3} s",
         result.positions,
+        if bare { " (bare alpha-beta)" } else { "" },
         result.time.as_secs_f64()
     );
     println!("{} nodes {} nps", result.nodes, result.nps());
@@ -486,7 +502,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Replay { file }) => run_replay(file),
-        Some(Command::Bench { depth }) => run_bench(*depth),
+        Some(Command::Bench { depth, bare }) => run_bench(*depth, *bare),
         Some(Command::Setup { variant, seed }) => run_setup(variant, *seed),
         Some(Command::Match(args)) => tuzdik::matchrun::run(args),
         Some(Command::Play(args)) => tuzdik::interactive::play(args),

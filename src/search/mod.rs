@@ -13,6 +13,7 @@
 //! gets the table's exact result, in a band of its own below the mate scores:
 //! [`TABLE_WIN`] plus the final margin for a win, minus for a loss, 0 for a draw.
 
+pub mod bare;
 pub mod bench;
 mod busy;
 pub mod eval;
