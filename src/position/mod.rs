@@ -268,9 +268,9 @@ impl Position {
         sow::with_row_len!(self.variant, N => self.compute_key_n::<N>())
     }
 
-    /// [`compute_key`](Self::compute_key) for row length `N`.
+    /// [`compute_key`](Self::compute_key) for row length `N`, which must be the variant's.
     #[inline(always)]
-    fn compute_key_n<const N: usize>(&self) -> u64 {
+    pub(crate) fn compute_key_n<const N: usize>(&self) -> u64 {
         let mut key = zobrist::TABLES.variant[self.variant.code() as usize];
         for (index, &count) in self.holes[..2 * N].iter().enumerate() {
             key ^= zobrist::hole(index, count);
@@ -291,6 +291,12 @@ impl Position {
     #[inline(always)]
     pub fn ring(&self) -> &[u8] {
         &self.holes[..self.variant.ring_len()]
+    }
+
+    /// [`ring`](Self::ring) for row length `N`, which must be the variant's.
+    #[inline(always)]
+    pub(crate) fn ring_n<const N: usize>(&self) -> &[u8] {
+        &self.holes[..2 * N]
     }
 
     /// One side's row in its own numbering (hole 1 first).

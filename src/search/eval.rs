@@ -210,20 +210,27 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// of the moves: the search looks at it first and scans only when the bound is not enough.
 #[inline(always)]
 pub fn board_score(pos: &Position, words: &Words) -> i32 {
+    with_row_len!(pos.variant(), N => board_score_n::<N>(pos, words))
+}
+
+/// [`board_score`] of a position of row length `N` (Mangala IV's is 7): for the search,
+/// which is compiled for one row length.
+#[inline(always)]
+pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (a, b) = (pos.kazan(us) as i32, pos.kazan(them) as i32);
     // The tuzdiks by ring index: their hole numbers then divide by a constant row length.
     let (ours_square, theirs_square) = (pos.tuzdik_square(us), pos.tuzdik_square(them));
     let tuzdiks = i32::from(ours_square.is_some()) - i32::from(theirs_square.is_some());
-    let (rows, phase, holes) = with_row_len!(pos.variant(), N => {
-        let hole = |square: Option<usize>| square.map_or(0, |square| (square % N) as i32 + 1);
-        (
-            Rows::count::<N>(words),
-            if W.get(Feature::KazanPhase) != 0 { kazan_phase(a, b, N as i32) } else { 0 },
-            hole(ours_square) - hole(theirs_square),
-        )
-    });
+    let hole = |square: Option<usize>| square.map_or(0, |square| (square % N) as i32 + 1);
+    let rows = Rows::count::<N>(words);
+    let phase = if W.get(Feature::KazanPhase) != 0 {
+        kazan_phase(a, b, N as i32)
+    } else {
+        0
+    };
+    let holes = hole(ours_square) - hole(theirs_square);
     let (ours, theirs) = (us.index(), them.index());
     let mut score = W.get(Feature::Kazan) * (a - b)
         + W.get(Feature::Tuzdik) * tuzdiks

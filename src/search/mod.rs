@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::position::{Position, Side};
+use crate::position::{Position, Side, with_row_len};
 use crate::solve::tables::Tables;
 use busy::BusyMoves;
-use ordering::{Gain, Scan, ring_words};
+use ordering::{Gain, Scan, Words};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
 
@@ -458,6 +458,30 @@ impl Node {
     }
 }
 
+/// Makes the move of hole `offset + 1` in a position of row length `N` (of Mangala IV when
+/// `MANGALA`) without its key and returns the legal moves after it, as
+/// [`Position::play_unhashed_moves`] does without dispatching on the variant.
+#[inline(never)]
+fn make_child<const N: usize, const MANGALA: bool>(pos: &mut Position, offset: usize) -> u16 {
+    if MANGALA {
+        pos.play_unhashed_moves(offset as u32)
+    } else {
+        pos.make_unhashed_moves::<N>(pos.side_to_move().index() * N + offset)
+    }
+}
+
+/// [`Scan::with_words_n`], kept out of line: inlined, it would crowd the search's registers.
+#[inline(never)]
+fn scan_n<const N: usize, const MANGALA: bool>(pos: &Position, moves: u16, words: &Words) -> Scan {
+    Scan::with_words_n::<N, MANGALA>(pos, moves, words)
+}
+
+/// [`Position::compute_key`] for row length `N`, kept out of line.
+#[inline(never)]
+fn key_n<const N: usize>(pos: &Position) -> u64 {
+    pos.compute_key_n::<N>()
+}
+
 /// What [`Worker::negamax`]'s first tests worked out for the search of a node's moves.
 #[derive(Clone, Copy)]
 struct FirstTests {
@@ -467,7 +491,7 @@ struct FirstTests {
     futile: bool,
     /// The kazan total.
     total: u32,
-    /// The hole counts ([`ring_words`]).
+    /// The hole counts ([`ordering::ring_words`]).
     words: ordering::Words,
     /// The evaluation less its threat term.
     board: i32,
@@ -763,7 +787,7 @@ impl<'a> Worker<'a> {
     /// Most calls end at the first test, so it is inlined into its callers and the rest is
     /// a function of its own ([`quiescence_moves`](Self::quiescence_moves)).
     #[inline(always)]
-    fn quiescence(
+    fn quiescence<const N: usize, const MANGALA: bool>(
         &mut self,
         pos: &Position,
         moves: u16,
@@ -779,21 +803,21 @@ impl<'a> Worker<'a> {
         if moves == 0 {
             return terminal_score(pos, ply);
         }
-        let words = ring_words(pos);
-        let board = eval::board_score(pos, &words);
+        let words = ordering::ring_words_n::<N>(pos);
+        let board = eval::board_score_n::<N>(pos, &words);
         // The threat term only adds: when the rest of the evaluation stands pat already, the
         // moves need no scan.
         if board >= beta {
             return board;
         }
-        self.quiescence_moves(pos, moves, alpha, beta, ply, qdepth, &words, board)
+        self.quiescence_moves::<N, MANGALA>(pos, moves, alpha, beta, ply, qdepth, &words, board)
     }
 
     /// The part of [`quiescence`](Self::quiescence) after the board score failed to stand
     /// pat: the scan, the threat term and the captures.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn quiescence_moves(
+    fn quiescence_moves<const N: usize, const MANGALA: bool>(
         &mut self,
         pos: &Position,
         moves: u16,
@@ -804,7 +828,7 @@ impl<'a> Worker<'a> {
         words: &ordering::Words,
         board: i32,
     ) -> i32 {
-        let scan = Scan::with_words(pos, moves, words);
+        let scan = scan_n::<N, MANGALA>(pos, moves, words);
         let stand_pat = board + eval::threat_score(&scan);
         if stand_pat >= beta || ply >= MAX_PLY || qdepth >= p::QUIESCENCE_MAX_PLY {
             return stand_pat;
@@ -829,11 +853,18 @@ impl<'a> Worker<'a> {
         while let Some(offset) = captures.get(index) {
             index += 1;
             let mut child = *pos;
-            let child_moves = child.play_unhashed_moves(offset as u32);
+            let child_moves = make_child::<N, MANGALA>(&mut child, offset);
             if child.kazan(side) < before + 2 {
                 continue;
             }
-            let score = -self.quiescence(&child, child_moves, -beta, -alpha, ply + 1, qdepth + 1);
+            let score = -self.quiescence::<N, MANGALA>(
+                &child,
+                child_moves,
+                -beta,
+                -alpha,
+                ply + 1,
+                qdepth + 1,
+            );
             if self.stopped {
                 return 0;
             }
@@ -892,7 +923,7 @@ impl<'a> Worker<'a> {
     /// inlined into the callers, and the search of the moves is a function of its own
     /// ([`search_moves`](Self::search_moves)), so that a node that ends early costs no call.
     #[inline(always)]
-    fn negamax(
+    fn negamax<const N: usize, const MANGALA: bool>(
         &mut self,
         node: &Node,
         depth: i32,
@@ -910,7 +941,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, node.moves, alpha, beta, ply, 0);
+            return self.quiescence::<N, MANGALA>(pos, node.moves, alpha, beta, ply, 0);
         }
         if self.tick() {
             return 0;
@@ -930,8 +961,8 @@ impl<'a> Worker<'a> {
         // and often enough on its own: then the moves need no scan either.
         let futile = !pv_node && depth <= p::RFP_MAX_DEPTH && beta.abs() < MATE_BOUND;
         let margin = p::RFP_MARGIN * depth;
-        let words = ring_words(pos);
-        let board = eval::board_score(pos, &words);
+        let words = ordering::ring_words_n::<N>(pos);
+        let board = eval::board_score_n::<N>(pos, &words);
         if futile && board - margin >= beta {
             return board;
         }
@@ -942,13 +973,13 @@ impl<'a> Worker<'a> {
             words,
             board,
         };
-        self.search_moves(node, depth, alpha, beta, ply, &first)
+        self.search_moves::<N, MANGALA>(node, depth, alpha, beta, ply, &first)
     }
 
     /// The part of [`negamax`](Self::negamax) after the node's first tests (`first`), with
     /// `alpha` and `beta` narrowed by the mate distance.
     #[inline(never)]
-    fn search_moves(
+    fn search_moves<const N: usize, const MANGALA: bool>(
         &mut self,
         node: &Node,
         depth: i32,
@@ -978,7 +1009,7 @@ impl<'a> Worker<'a> {
         // the moves are scanned (such nodes are nearly all futile ones: the parent works the
         // key out for the others).
         let key = key.unwrap_or_else(|| {
-            let key = pos.compute_key();
+            let key = key_n::<N>(pos);
             if use_table {
                 tt.prefetch(key);
             }
@@ -986,7 +1017,7 @@ impl<'a> Worker<'a> {
         });
         // The moves are scanned only when something reads the scan: the full evaluation here
         // for a futile node, else the move order, made after the table's cutoff and its move.
-        let scan_moves = || Scan::with_words(pos, moves, words);
+        let scan_moves = || scan_n::<N, MANGALA>(pos, moves, words);
         let mut scan = None;
         if futile {
             let static_eval = board + eval::threat_score(scan.insert(scan_moves()));
@@ -1034,8 +1065,8 @@ impl<'a> Worker<'a> {
         let eager_key = depth - 1 > p::RFP_MAX_DEPTH || (pv_node && depth >= 2);
         let make = |slot: &mut Node, offset: usize| {
             slot.pos = *pos;
-            slot.moves = slot.pos.play_unhashed_moves(offset as u32);
-            slot.key = eager_key.then(|| slot.pos.compute_key());
+            slot.moves = make_child::<N, MANGALA>(&mut slot.pos, offset);
+            slot.key = eager_key.then(|| key_n::<N>(&slot.pos));
             if prefetch && let Some(key) = slot.key {
                 tt.prefetch(key);
             }
@@ -1113,7 +1144,7 @@ impl<'a> Worker<'a> {
             }
             let mut score;
             if index == 0 {
-                score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax::<N, MANGALA>(child, depth - 1, -beta, -alpha, ply + 1);
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH && number >= p::LMR_MIN_MOVE && quiet {
@@ -1123,12 +1154,19 @@ impl<'a> Worker<'a> {
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
-                score = -self.negamax(child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax::<N, MANGALA>(
+                    child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                );
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score =
+                        -self.negamax::<N, MANGALA>(child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax::<N, MANGALA>(child, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
             if let Some(busy) = busy {
@@ -1188,6 +1226,17 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// [`negamax`](Self::negamax) of a root move's child, compiled for its row length: the
+    /// search dispatches on the variant once here rather than in every make, scan, board
+    /// score and key below.
+    fn search_root_child(&mut self, child: &Node, depth: i32, alpha: i32, beta: i32) -> i32 {
+        let variant = child.pos.variant();
+        if variant.is_mangala() {
+            return self.negamax::<7, true>(child, depth, alpha, beta, 1);
+        }
+        with_row_len!(variant, N => self.negamax::<N, false>(child, depth, alpha, beta, 1))
+    }
+
     /// Searches the root moves from `first` on with a window; returns the best score.
     fn root_search(
         &mut self,
@@ -1211,11 +1260,11 @@ impl<'a> Worker<'a> {
             }
             self.seldepth = 0;
             let score = if index == first {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                -self.search_root_child(&child, depth - 1, -beta, -alpha)
             } else {
-                let mut score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                let mut score = -self.search_root_child(&child, depth - 1, -alpha - 1, -alpha);
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1);
+                    score = -self.search_root_child(&child, depth - 1, -beta, -alpha);
                 }
                 score
             };
@@ -1651,10 +1700,75 @@ fn wait_while_unbounded(limits: &Limits, control: &Control) {
 
 #[cfg(test)]
 mod tests {
-    use super::MoveList;
+    use super::{MoveList, key_n, make_child, scan_n};
+    use crate::position::{Position, with_row_len};
+    use crate::search::{eval, ordering};
+    use crate::variant::Variant;
     use proptest::prelude::*;
 
+    /// Every family and switch whose make or scan takes its own path.
+    const SPECS: [&str; 6] = [
+        "togyz",
+        "togyz sowing=skip-origin",
+        "togyz capture=singleton",
+        "kozdatu tuzdik=on",
+        "bestemshchi",
+        "mangala4",
+    ];
+
+    /// Checks the helpers the search is compiled with for row length `N` against the
+    /// dispatching functions they stand for, on `pos` and every move of it.
+    fn check_row_length<const N: usize, const MANGALA: bool>(
+        pos: &Position,
+    ) -> Result<(), TestCaseError> {
+        let words = ordering::ring_words_n::<N>(pos);
+        prop_assert_eq!(words, ordering::ring_words(pos));
+        prop_assert_eq!(
+            eval::board_score_n::<N>(pos, &words),
+            eval::board_score(pos, &words)
+        );
+        prop_assert_eq!(key_n::<N>(pos), pos.compute_key());
+        let moves = pos.legal_mask();
+        let ours = scan_n::<N, MANGALA>(pos, moves, &words);
+        let theirs = ordering::Scan::with_words(pos, moves, &words);
+        prop_assert_eq!(format!("{ours:?}"), format!("{theirs:?}"));
+        let mut bits = moves;
+        while bits != 0 {
+            let offset = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (mut made, mut played) = (*pos, *pos);
+            let made_moves = make_child::<N, MANGALA>(&mut made, offset);
+            let played_moves = played.play_unhashed_moves(offset as u32);
+            prop_assert_eq!(made_moves, played_moves, "{} hole {}", pos, offset + 1);
+            prop_assert_eq!(made.to_string(), played.to_string());
+        }
+        Ok(())
+    }
+
     proptest! {
+        /// The search's make, scan, key, hole words and board score for one row length are
+        /// what the functions that dispatch on the variant give, in every family.
+        #[test]
+        fn row_length_helpers_match_the_dispatching_functions(
+            spec in 0..SPECS.len(),
+            choices in prop::collection::vec(0usize..9, 0..120),
+        ) {
+            let variant: Variant = SPECS[spec].parse().unwrap();
+            let mut pos = Position::start(variant);
+            for choice in choices {
+                if variant.is_mangala() {
+                    check_row_length::<7, true>(&pos)?;
+                } else {
+                    with_row_len!(variant, N => check_row_length::<N, false>(&pos)?);
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play(legal[choice % legal.len()]);
+            }
+        }
+
         /// The list reads the moves by key, highest first, ties in hole order (a stable
         /// sort), whether it is read to the end or only partly.
         #[test]

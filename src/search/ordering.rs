@@ -51,8 +51,22 @@ impl Scan {
     /// The same, given `pos.legal_mask()` and [`ring_words`]`(pos)`.
     #[inline]
     pub fn with_words(pos: &Position, moves: u16, words: &Words) -> Scan {
-        // Mangala IV's relay sowing is not predicted: every move (the pass too) is made.
         if pos.variant().is_mangala() {
+            return Scan::with_words_n::<7, true>(pos, moves, words);
+        }
+        with_row_len!(pos.variant(), N => Scan::with_words_n::<N, false>(pos, moves, words))
+    }
+
+    /// The same for a position of row length `N`, of Mangala IV when `MANGALA`: for the
+    /// search, which is compiled for one row length (it dispatches once, at the root).
+    #[inline(always)]
+    pub fn with_words_n<const N: usize, const MANGALA: bool>(
+        pos: &Position,
+        moves: u16,
+        words: &Words,
+    ) -> Scan {
+        // Mangala IV's relay sowing is not predicted: every move (the pass too) is made.
+        if MANGALA {
             return Scan {
                 moves,
                 unknown: moves,
@@ -60,7 +74,7 @@ impl Scan {
                 best: 0,
             };
         }
-        with_row_len!(pos.variant(), N => scan::<N>(pos, moves, words))
+        scan::<N>(pos, moves, words)
     }
 
     /// The legal moves: bit `h - 1` for hole `h`.
@@ -105,16 +119,20 @@ pub type Words = [u64; 3];
 /// The hole counts of `pos` as [`Words`].
 #[inline]
 pub fn ring_words(pos: &Position) -> Words {
-    with_row_len!(pos.variant(), N => {
-        let mut bytes = [0u8; 24];
-        bytes[..2 * N].copy_from_slice(&pos.ring()[..2 * N]);
-        let (chunks, _) = bytes.as_chunks::<8>();
-        [
-            u64::from_le_bytes(chunks[0]),
-            u64::from_le_bytes(chunks[1]),
-            u64::from_le_bytes(chunks[2]),
-        ]
-    })
+    with_row_len!(pos.variant(), N => ring_words_n::<N>(pos))
+}
+
+/// [`ring_words`] of a position of row length `N` (Mangala IV's is 7).
+#[inline(always)]
+pub fn ring_words_n<const N: usize>(pos: &Position) -> Words {
+    let mut bytes = [0u8; 24];
+    bytes[..2 * N].copy_from_slice(pos.ring_n::<N>());
+    let (chunks, _) = bytes.as_chunks::<8>();
+    [
+        u64::from_le_bytes(chunks[0]),
+        u64::from_le_bytes(chunks[1]),
+        u64::from_le_bytes(chunks[2]),
+    ]
 }
 
 /// `SOWINGS[skip][origin][stones]` for one row length: for every count the scan predicts
@@ -199,7 +217,7 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     let variant = pos.variant();
     let mover = pos.side_to_move();
     let them = mover.opponent();
-    let cells = &pos.ring()[..ring];
+    let cells = pos.ring_n::<N>();
 
     // Where landing on 3 makes a tuzdik (RULES.md 2a-2c): the opponent's row but its last
     // hole and the hole numbered like the opponent's tuzdik, if the mover may make one.
