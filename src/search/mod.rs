@@ -736,15 +736,26 @@ impl<'a> Worker<'a> {
             mask &= mask - 1;
             let hole = offset as u8 + 1;
             let mv = Some(Move::from_mask_bit(offset as u32));
-            let key = match scan.gain(offset) {
-                Gain::Exact(gain) if gain > 0 => (1 << 24) + gain * 1024,
-                Gain::Unknown => 1 << 23,
-                Gain::Exact(_) if mv == first_killer => 1 << 22,
-                Gain::Exact(_) if mv == second_killer => (1 << 22) - 1,
-                Gain::Exact(_) => {
-                    let bucket = Self::history_bucket(pos, side, usize::from(hole));
-                    self.history[side.index()][hole as usize][bucket]
-                }
+            // Predicted captures by size, then the unpredicted long sowings, the killers and
+            // the history. Chosen by selects, not branches: which one applies is a coin toss.
+            let bucket = Self::history_bucket(pos, side, usize::from(hole));
+            let mut key = self.history[side.index()][hole as usize][bucket];
+            key = if mv == second_killer {
+                (1 << 22) - 1
+            } else {
+                key
+            };
+            key = if mv == first_killer { 1 << 22 } else { key };
+            let gain = scan.exact_gain(offset);
+            key = if gain > 0 {
+                (1 << 24) + gain * 1024
+            } else {
+                key
+            };
+            key = if scan.unknown() & (1 << offset) != 0 {
+                1 << 23
+            } else {
+                key
             };
             list.push(offset, key);
         }

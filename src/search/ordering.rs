@@ -93,6 +93,19 @@ impl Scan {
         }
     }
 
+    /// The predicted gain of hole `offset + 1`, without looking at whether it is predicted:
+    /// meaningful only for a move whose bit is clear in [`unknown`](Self::unknown).
+    #[inline(always)]
+    pub fn exact_gain(&self, offset: usize) -> i32 {
+        i32::from(self.gains[offset])
+    }
+
+    /// The legal moves whose sowing laps the ring ([`Gain::Unknown`]), by bit.
+    #[inline(always)]
+    pub fn unknown(&self) -> u16 {
+        self.unknown
+    }
+
     /// The largest capture (or tuzdik, or stone into the mover's tuzdik) the side to move
     /// can make now, over its predicted moves; 0 when there is none.
     #[inline(always)]
