@@ -380,27 +380,32 @@ impl MoveList {
     #[inline(always)]
     fn order_up_to(&mut self, index: usize) {
         if self.ordered == 0 {
-            let mut best = 0;
+            let (mut best, mut best_entry) = (0, self.entries[0]);
             for at in 1..self.len {
-                if self.entries[at] > self.entries[best] {
-                    best = at;
-                }
+                let entry = self.entries[at];
+                let better = entry > best_entry;
+                best = if better { at } else { best };
+                best_entry = if better { entry } else { best_entry };
             }
-            self.entries.swap(0, best);
+            self.entries[best] = self.entries[0];
+            self.entries[0] = best_entry;
             self.ordered = 1;
         }
         if index > 0 {
-            // Insertion sort of the rest: short lists, often nearly in order.
-            for next in 2..self.len {
+            // The rest sorted by rank: each entry goes where the count of larger ones puts
+            // it (entries are all different). Every comparison is made, none is branched on.
+            let len = self.len;
+            let mut sorted = self.entries;
+            for next in 1..len {
                 let entry = self.entries[next];
-                let mut at = next;
-                while at > 1 && self.entries[at - 1] < entry {
-                    self.entries[at] = self.entries[at - 1];
-                    at -= 1;
+                let mut rank = 0;
+                for (at, &other) in self.entries.iter().enumerate() {
+                    rank += usize::from((at < len) & (other > entry));
                 }
-                self.entries[at] = entry;
+                sorted[rank] = entry;
             }
-            self.ordered = self.len;
+            self.entries = sorted;
+            self.ordered = len;
         }
     }
 }
