@@ -351,8 +351,10 @@ struct MoveList {
 }
 
 impl MoveList {
+    /// Entries past the length are below every real one, so that the rank sort can compare
+    /// all nine without looking at the length.
     const EMPTY: MoveList = MoveList {
-        entries: [0; 9],
+        entries: [i32::MIN; 9],
         len: 0,
         ordered: 0,
     };
@@ -399,8 +401,8 @@ impl MoveList {
             for next in 1..len {
                 let entry = self.entries[next];
                 let mut rank = 0;
-                for (at, &other) in self.entries.iter().enumerate() {
-                    rank += usize::from((at < len) & (other > entry));
+                for &other in &self.entries {
+                    rank += usize::from(other > entry);
                 }
                 sorted[rank] = entry;
             }
