@@ -135,6 +135,25 @@ impl Wide {
         }
     }
 
+    /// Every lane times `k` (no lane may overflow).
+    #[inline(always)]
+    const fn times(self, k: u8) -> Wide {
+        Wide {
+            lo: self.lo.wrapping_mul(k as u128),
+            hi: self.hi.wrapping_mul(k as u16),
+        }
+    }
+
+    /// Byte `index`.
+    #[inline(always)]
+    const fn get(self, index: usize) -> u8 {
+        if index < 16 {
+            (self.lo >> (8 * index)) as u8
+        } else {
+            (self.hi >> (8 * (index - 16))) as u8
+        }
+    }
+
     /// `self` when `keep`, else 0 (without a branch).
     #[inline(always)]
     const fn only_if(self, keep: bool) -> Wide {
@@ -308,7 +327,7 @@ pub(crate) struct Sown {
     captured: u8,
     /// Whether the landing hole became the mover's tuzdik.
     made_tuzdik: bool,
-    /// Stones that fell into each player's tuzdik (0 or 1 on this path).
+    /// Stones that fell into each player's tuzdik (0 or 1 unless the sowing laps the ring).
     fallen: [u8; 2],
 }
 
@@ -517,7 +536,18 @@ impl Position {
         capturable: u32,
         targets: u32,
     ) -> (u8, bool) {
-        let count = self.holes[last] + 1;
+        self.landing_on::<N, S>(last, self.holes[last] + 1, capturable, targets)
+    }
+
+    /// [`landing`](Self::landing) given the landing hole's `count` after the sowing.
+    #[inline(always)]
+    fn landing_on<const N: usize, const S: u8>(
+        &self,
+        last: usize,
+        count: u8,
+        capturable: u32,
+        targets: u32,
+    ) -> (u8, bool) {
         let theirs = (capturable >> last) & 1 != 0;
         // 1 or 0.
         let captures = if self.singleton::<S>() {
@@ -695,11 +725,75 @@ impl Position {
     #[inline(always)]
     pub(crate) fn make_unhashed_moves<const N: usize>(&mut self, origin: usize) -> u16 {
         let Some(sown) = self.sow_wide::<N, READ_SWITCHES>(self.wide::<N>(), origin) else {
+            return self.make_long_unhashed_moves::<N>(origin);
+        };
+        let ring = self.apply::<N, false>(origin, &sown);
+        self.legal_mask_of::<N>(ring)
+    }
+
+    /// [`make_unhashed_moves`](Self::make_unhashed_moves) for the moves the register path
+    /// leaves: a standard sowing that laps the ring is worked out in registers too (in the
+    /// search one make in eight is one, nearly all of them in positions with a few heavy
+    /// holes), the rest (skip-origin laps, an empty origin) on the general path.
+    #[inline(never)]
+    fn make_long_unhashed_moves<const N: usize>(&mut self, origin: usize) -> u16 {
+        let Some(sown) = self.sow_laps_wide::<N>(self.wide::<N>(), origin) else {
             self.sow_general::<false>(origin);
             return self.legal_mask_n::<N>();
         };
         let ring = self.apply::<N, false>(origin, &sown);
         self.legal_mask_of::<N>(ring)
+    }
+
+    /// A standard sowing of at least 2N stones from ring index `origin`, in registers: every
+    /// hole gets `stones / 2N` of them and the `stones % 2N` holes from the origin on one more
+    /// (the first stone goes back into the emptied origin). `None` for any other move.
+    ///
+    /// The result's `start` and `len` describe only the last partial lap, so it must not be
+    /// used to update the key (the search's make keeps none).
+    #[inline(always)]
+    fn sow_laps_wide<const N: usize>(&self, ring: Wide, origin: usize) -> Option<Sown> {
+        let r = 2 * N;
+        let stones = self.holes[origin] as usize;
+        if stones < r || self.skip_origin::<READ_SWITCHES>() {
+            return None;
+        }
+        let (laps, rest) = (stones / r, stones % r);
+        let g = tables::<N>();
+        // No lane overflows: every hole ends with at most all the stones there are (162).
+        let ring = ring
+            .clear(g.byte[origin])
+            .add(g.prefix[r].times(laps as u8))
+            .add(g.prefix[origin + rest].sub(g.prefix[origin]));
+        let last = (origin + stones - 1) % r;
+
+        let mut kazans = u16::from_le_bytes(self.kazans);
+        let mut fallen = [0u8; 2];
+        for (owner, fell) in fallen.iter_mut().enumerate() {
+            let square = self.tuzdiks[owner];
+            if square != NO_TUZDIK {
+                // A tuzdik held 0, so all it holds now fell in.
+                *fell = ring.get(square as usize);
+                kazans += u16::from(*fell) << (8 * owner);
+            }
+        }
+        let (captured, made_tuzdik) = self.landing_on::<N, READ_SWITCHES>(
+            last,
+            ring.get(last),
+            self.capturable::<N>(),
+            self.tuzdik_targets::<N>(),
+        );
+        kazans += u16::from(captured) << (8 * self.side.index());
+        Some(Sown {
+            ring,
+            kazans,
+            start: origin,
+            len: rest,
+            last,
+            captured,
+            made_tuzdik,
+            fallen,
+        })
     }
 
     /// Writes a move worked out in registers back, keeping the key when `HASH`, and passes
@@ -1172,6 +1266,14 @@ mod tests {
                 expected
             );
             assert_eq!(unhashed.to_string(), general.to_string());
+            let mut searched = *pos;
+            assert_eq!(
+                searched.make_unhashed_moves::<N>(origin),
+                general.legal_mask(),
+                "{pos:?} hole {}",
+                bit + 1
+            );
+            assert_eq!(searched.to_string(), general.to_string());
             assert_eq!(
                 pos.count_after::<N, { super::READ_SWITCHES }>(&leaves, origin),
                 general.legal_count(),
