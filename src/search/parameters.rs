@@ -75,7 +75,7 @@ pub mod search {
     pub const HELPER_LEAD: [u32; 2] = [1, 0];
     /// With several threads, nodes at least this deep search a move another thread is
     /// searching only after their other moves (ABDADA-style deferral; see `search/busy.rs`).
-    pub const DEFER_MIN_DEPTH: i32 = 5;
+    pub const DEFER_MIN_DEPTH: i32 = 7;
     /// Per-ply history bonus is depth squared, capped here.
     pub const HISTORY_MAX: i32 = 1 << 14;
 }
