@@ -139,13 +139,14 @@ impl Shared<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return Err(PerftError::Stopped);
         }
-        let Some(cache) = &self.cache else {
-            return Ok(perft(pos, depth));
-        };
-        if depth < 3 {
-            return Ok(perft(pos, depth));
+        match &self.cache {
+            None if depth <= UNCHECKED_DEPTH => return Ok(perft(pos, depth)),
+            Some(_) if depth < 3 => return Ok(perft(pos, depth)),
+            _ => {}
         }
-        if let Some(hit) = cache.get(&(*pos, depth)) {
+        if let Some(cache) = &self.cache
+            && let Some(hit) = cache.get(&(*pos, depth))
+        {
             return Ok(*hit);
         }
         let mut total = 0;
@@ -154,12 +155,18 @@ impl Shared<'_> {
             child.play_unchecked(mv);
             total += self.count(&child, depth - 1)?;
         }
-        if cache.len() < self.cache_limit {
+        if let Some(cache) = &self.cache
+            && cache.len() < self.cache_limit
+        {
             cache.insert((*pos, depth), total);
         }
         Ok(total)
     }
 }
+
+/// Subtrees at most this deep are counted without looking at the stop flag: a few
+/// milliseconds each, so that `stop` ends a perft of any depth at once.
+const UNCHECKED_DEPTH: u32 = 7;
 
 /// Split the tree until there are this many work items...
 const SPLIT_ITEMS: usize = 400;
@@ -174,7 +181,7 @@ fn depth_of(items: &[(usize, Position, u32)]) -> u32 {
 /// Divide: the count under each legal move, in move order. Runs on `options.threads` threads
 /// (rayon), splitting the tree a few plies down (until there are a few hundred subtrees, or
 /// they are only 5 plies deep) so that the work spreads evenly. Checks `stop` between
-/// subtrees.
+/// subtrees of at most 7 plies, so that a stop takes effect within milliseconds.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;

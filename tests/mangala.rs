@@ -67,12 +67,30 @@ fn side_advice_is_exact_for_a_forced_game() {
 fn forced_moves_and_passes_are_answered_and_finished_games_get_0000() {
     let lines =
         run_script("setoption name UCI_Variant value mangala4\nposition startpos\ngo depth 30\n");
-    assert_eq!(lines.last().map(String::as_str), Some("bestmove 1"));
-    // South's row is empty: the pass is the only move.
+    // Every move of leftmost mode is forced; with a depth the search still goes that deep.
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("bestmove 1 ponder 1")
+    );
+    assert!(lines.iter().any(|line| line.starts_with("info depth 30 ")));
+    // South's row is empty: the pass is the only move (and the search goes through passes).
     let lines = run_script(
         "setoption name UCI_Variant value mangala4\nsetoption name Mangala value free-choice\nposition fen 0,0,0,0,0,0,0/0,0,3,0,1,0,0 50 44 w\ngo depth 6\n",
     );
-    assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("bestmove 0000 ponder 3")
+    );
+    // On a clock, a forced move is answered after one iteration.
+    let lines = run_script(
+        "setoption name UCI_Variant value mangala4\nposition startpos\ngo wtime 60000 btime 60000\n",
+    );
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(depths.len(), 1, "{lines:#?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove 1")));
     let lines = run_script(
         "setoption name UCI_Variant value mangala4\nposition fen 0,0,0,0,0,0,0/0,0,0,0,0,0,0 50 48 w\ngo depth 6\nquery result\n",
     );

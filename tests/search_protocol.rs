@@ -174,6 +174,7 @@ fn multipv_reports_distinct_lines() {
     engine.send("position startpos");
     engine.send("go depth 5");
     let lines = engine.until("bestmove", LONG);
+    // The three lines of depth 5, then the first again as the last before `bestmove`.
     let final_lines: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info depth 5 ") && !l.contains("bound"))
@@ -182,8 +183,10 @@ fn multipv_reports_distinct_lines() {
         .iter()
         .map(|l| field(l, "pv").unwrap())
         .collect();
-    assert_eq!(final_lines.len(), 3, "{lines:#?}");
+    assert_eq!(final_lines.len(), 4, "{lines:#?}");
     assert_eq!(firsts.len(), 3);
+    assert_eq!(field(final_lines[0], "multipv"), Some("1"));
+    assert_eq!(field(final_lines[3], "multipv"), Some("1"));
     engine.quit();
 }
 
@@ -304,4 +307,188 @@ fn two_threads_prove_what_one_thread_proves() {
     }
     assert_eq!(proofs[0], Some("-7".to_string()));
     assert_eq!(proofs[0], proofs[1]);
+}
+
+#[test]
+fn refused_commands_leave_a_running_search_alone() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let refused = [
+        "setoption name Hash value 0",
+        "setoption name Foo value 1",
+        "setoption name UCI_Variant value chess",
+        "position fen garbage",
+        "position startpos moves 99",
+        "position random 3",
+        "perft 99",
+        "bench 0",
+        "query side",
+    ];
+    for line in refused {
+        engine.send(line);
+        // What the search prints meanwhile aside.
+        let answer: Vec<String> = engine
+            .sync()
+            .into_iter()
+            .filter(|l| !l.starts_with("info depth") && !l.starts_with("info currmove"))
+            .collect();
+        assert_eq!(answer.len(), 1, "{line}: {answer:#?}");
+        assert!(
+            answer[0].starts_with("info string error: "),
+            "{line}: {answer:#?}"
+        );
+    }
+    // The search is still the first one: `stop` ends it with its one bestmove.
+    engine.send("stop");
+    let lines = engine.until("bestmove", LONG);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:#?}"
+    );
+    assert!(engine.drain(Duration::from_millis(200)).is_empty());
+    engine.quit();
+}
+
+#[test]
+fn node_limits_are_exact_with_a_used_table_and_end_on_a_true_report() {
+    let mut engine = Engine::start();
+    for (moves, nodes) in [
+        ("", 20_000),
+        ("", 20_000),
+        ("1 2 3", 33_333),
+        ("1 2 3 4 5 6 7", 77_777),
+    ] {
+        engine.send(&format!("position startpos moves {moves}"));
+        engine.send(&format!("go nodes {nodes}"));
+        let lines = engine.until("bestmove", LONG);
+        let last = last_info(&lines);
+        assert_eq!(
+            field(last, "nodes"),
+            Some(nodes.to_string().as_str()),
+            "{lines:#?}"
+        );
+        let best = field(lines.last().unwrap(), "bestmove").unwrap();
+        assert_eq!(field(last, "pv"), Some(best), "{lines:#?}");
+        // An unbounded final line repeats the last completed iteration (depth, score, pv).
+        if !last.contains("bound") {
+            let completed = lines
+                .iter()
+                .rfind(|l| l.starts_with("info depth") && !l.contains("bound") && *l != last)
+                .unwrap();
+            for key in ["depth", "score", "pv"] {
+                assert_eq!(field(last, key), field(completed, key), "{lines:#?}");
+            }
+        }
+        let depth: u32 = field(last, "depth").unwrap().parse().unwrap();
+        let seldepth: u32 = field(last, "seldepth").unwrap().parse().unwrap();
+        assert!(seldepth >= depth, "{last}");
+    }
+    // Too few nodes for the first iteration: it is completed all the same.
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go nodes 1");
+    let lines = engine.until("bestmove", LONG);
+    let last = last_info(&lines);
+    assert_eq!(field(last, "depth"), Some("1"), "{lines:#?}");
+    assert!(last.contains("score cp "), "{last}");
+    assert!(!last.contains("bound"), "{last}");
+    engine.quit();
+}
+
+#[test]
+fn a_forced_move_is_searched_to_the_depth_asked_for_but_not_on_a_clock() {
+    let mut engine = Engine::start();
+    // South has one legal move (hole 9).
+    engine.send("position fen 0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,1,0 80 80 w 1");
+    engine.send("go depth 6");
+    let lines = engine.until("bestmove", LONG);
+    let depth: u32 = field(last_info(&lines), "depth").unwrap().parse().unwrap();
+    assert!(depth > 1, "{lines:#?}");
+    engine.send("go wtime 10000 btime 10000");
+    let lines = engine.until("bestmove", LONG);
+    assert_eq!(field(last_info(&lines), "depth"), Some("1"), "{lines:#?}");
+    // searchmoves leaving one move does not cut the depth either.
+    engine.send("position startpos");
+    engine.send("go depth 8 searchmoves 3");
+    let lines = engine.until("bestmove", LONG);
+    assert_eq!(field(last_info(&lines), "depth"), Some("8"), "{lines:#?}");
+    assert_eq!(field(lines.last().unwrap(), "bestmove"), Some("3"));
+    engine.quit();
+}
+
+#[test]
+fn a_clock_without_the_movers_time_is_an_error_and_still_answers() {
+    let mut engine = Engine::start();
+    for go in [
+        "go btime 1000",
+        "go p2time 1000",
+        "go winc 100",
+        "go movestogo 5",
+    ] {
+        engine.send("position startpos");
+        let asked = Instant::now();
+        engine.send(go);
+        let lines = engine.until("bestmove", Duration::from_secs(5));
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "{go} took {:?}",
+            asked.elapsed()
+        );
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        assert_eq!(errors.len(), 1, "{go}: {lines:#?}");
+        assert!(errors[0].contains("wtime"), "{go}: {lines:#?}");
+    }
+    engine.quit();
+}
+
+#[test]
+fn multipv_ends_with_the_best_line() {
+    let mut engine = Engine::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    let lines = engine.until("bestmove", LONG);
+    let last = last_info(&lines);
+    assert_eq!(field(last, "multipv"), Some("1"), "{lines:#?}");
+    assert_eq!(field(last, "depth"), Some("6"));
+    assert_eq!(field(last, "pv"), field(lines.last().unwrap(), "bestmove"));
+    engine.quit();
+}
+
+#[test]
+fn stop_ends_a_deep_perft_at_once() {
+    let mut engine = Engine::start();
+    engine.send("perft 14");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    engine.send("stop");
+    engine.send("isready");
+    engine.until("readyok", Duration::from_secs(5));
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
+    engine.quit();
+}
+
+#[test]
+fn long_garbage_comes_back_shortened() {
+    let mut engine = Engine::start();
+    let garbage = "x".repeat(600_000);
+    engine.send(&format!("position fen {garbage}"));
+    engine.send(&garbage);
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 2, "{} lines", lines.len());
+    for line in &lines {
+        assert!(line.starts_with("info string error: "), "{}", &line[..100]);
+        assert!(line.len() < 300, "{} bytes", line.len());
+        assert!(line.contains("(600000 bytes)"), "{line}");
+    }
+    engine.quit();
 }

@@ -50,10 +50,52 @@ impl Output {
         let _ = writer.flush();
     }
 
-    /// Writes `info string error: <message>`.
+    /// Writes `info string error: <message>`, with long quoted input shortened (see
+    /// [`shorten_quoted`]).
     pub fn error(&self, message: &str) {
-        self.line(&format!("info string error: {message}"));
+        self.line(&format!("info string error: {}", shorten_quoted(message)));
     }
+}
+
+/// The longest quoted input an error line repeats whole.
+const QUOTED_MAX: usize = 80;
+
+/// `message` with every `'...'` quotation longer than [`QUOTED_MAX`] bytes cut to its start,
+/// `...` and its length, so that a megabyte of garbage comes back as a line a GUI can show,
+/// and the reason after the quotation is kept.
+///
+/// ```
+/// use tuzdik::protocol::shorten_quoted;
+/// let long = format!("bad position '{}': no '/'", "9,".repeat(1000));
+/// let short = shorten_quoted(&long);
+/// assert!(short.len() < 120, "{short}");
+/// assert!(short.ends_with("(2000 bytes)': no '/'"), "{short}");
+/// assert_eq!(shorten_quoted("unknown command 'jump'"), "unknown command 'jump'");
+/// ```
+pub fn shorten_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * QUOTED_MAX));
+    let mut rest = message;
+    while let Some(open) = rest.find('\'') {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('\'') else {
+            break;
+        };
+        let quoted = &rest[..close];
+        if quoted.len() > QUOTED_MAX {
+            let cut = (0..=QUOTED_MAX / 2)
+                .rev()
+                .find(|&at| quoted.is_char_boundary(at))
+                .unwrap_or(0);
+            out.push_str(&format!("{}... ({} bytes)", &quoted[..cut], quoted.len()));
+        } else {
+            out.push_str(quoted);
+        }
+        out.push('\'');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The dialect the GUI chose with `uci` or `ugi`.
@@ -82,6 +124,21 @@ struct LoadedTables {
     path: String,
     /// `None` when none are loaded.
     tables: Option<Arc<Tables>>,
+}
+
+/// A state-changing command, checked and worked out ([`Session::prepare`]) but not yet
+/// carried out.
+enum Action {
+    TablePath(String),
+    /// The options after a `setoption`, and what it changed.
+    Options(Options, Changed),
+    NewGame,
+    Position(Game),
+    Perft(u32),
+    Go(GoParams),
+    Bench(u32),
+    /// A command the input loop handles itself (never reaches here).
+    Ignore,
 }
 
 /// One engine session: options, the game, and at most one running job.
@@ -240,36 +297,70 @@ impl Session {
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Display => self.display(),
             Command::Query(query) => self.query(query),
-            other => {
+            other => match self.prepare(other) {
+                // A command that is refused is refused before anything stops: a running
+                // job goes on as if the line had not come.
+                Err(message) => self.out.error(&message),
                 // Everything else changes state or starts work: a running job ends first.
-                self.stop_job();
-                self.handle_exclusive(other);
-            }
+                Ok(action) => {
+                    self.stop_job();
+                    self.apply(action);
+                }
+            },
         }
         true
     }
 
-    fn handle_exclusive(&mut self, command: Command) {
-        match command {
+    /// Checks a state-changing command and works out what it does, without doing it.
+    fn prepare(&self, command: Command) -> Result<Action, String> {
+        Ok(match command {
             Command::SetOption { name, value } if name.eq_ignore_ascii_case("tablepath") => {
-                self.set_table_path(value.as_deref().unwrap_or(""));
+                Action::TablePath(value.unwrap_or_default())
             }
             Command::SetOption { name, value } => {
-                let before = self.options.clone();
-                match self.options.set(&name, value.as_deref()) {
-                    Ok(Changed::Rules) => self.game = Game::new(self.options.variant),
-                    Ok(Changed::Hash) => self.resize_hash(before.hash_mib),
-                    Ok(Changed::ClearHash) => self.tt.clear(),
-                    Ok(Changed::Other) => {}
-                    Err(message) => self.out.error(&message),
+                let mut options = self.options.clone();
+                let changed = options.set(&name, value.as_deref())?;
+                Action::Options(options, changed)
+            }
+            Command::NewGame => Action::NewGame,
+            Command::Position { start, moves } => {
+                Action::Position(self.build_game(&start, &moves)?)
+            }
+            Command::Perft(depth) if depth > u64::from(MAX_DEPTH) => {
+                return Err(format!(
+                    "perft depth {depth} is beyond the limit of {MAX_DEPTH}"
+                ));
+            }
+            Command::Perft(depth) => Action::Perft(depth as u32),
+            Command::Go(params) => Action::Go(params),
+            Command::Bench(None) => Action::Bench(search::bench::DEFAULT_DEPTH),
+            Command::Bench(Some(depth)) if (1..=64).contains(&depth) => Action::Bench(depth as u32),
+            Command::Bench(Some(depth)) => {
+                return Err(format!("bench depth {depth} is outside 1..64"));
+            }
+            _ => Action::Ignore,
+        })
+    }
+
+    /// Carries out a prepared command (any running job has ended).
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::TablePath(path) => self.set_table_path(&path),
+            Action::Options(options, changed) => {
+                let before = std::mem::replace(&mut self.options, options);
+                match changed {
+                    Changed::Rules => self.game = Game::new(self.options.variant),
+                    Changed::Hash => self.resize_hash(before.hash_mib),
+                    Changed::ClearHash => self.tt.clear(),
+                    Changed::Other => {}
                 }
             }
-            Command::NewGame => self.tt.clear(),
-            Command::Position { start, moves } => self.set_position(&start, &moves),
-            Command::Perft(depth) => self.start_perft(depth),
-            Command::Go(params) => self.start_search(&params),
-            Command::Bench(depth) => self.start_bench(depth),
-            _ => {}
+            Action::NewGame => self.tt.clear(),
+            Action::Position(game) => self.game = game,
+            Action::Perft(depth) => self.start_perft(depth),
+            Action::Go(params) => self.start_search(&params),
+            Action::Bench(depth) => self.start_bench(depth),
+            Action::Ignore => {}
         }
     }
 
@@ -369,10 +460,28 @@ impl Session {
 
     fn limits(&self, params: &GoParams) -> Limits {
         let pos = self.game.position();
-        let (time, increment) = match pos.side_to_move() {
+        let (mut time, increment) = match pos.side_to_move() {
             Side::South => (params.south_time, params.south_inc),
             Side::North => (params.north_time, params.north_inc),
         };
+        // A clock without the mover's own time would leave the search without an end: it
+        // is taken as an empty clock (the increment still counts), and said.
+        let clock_given = params.south_time.is_some()
+            || params.north_time.is_some()
+            || params.south_inc.is_some()
+            || params.north_inc.is_some()
+            || params.moves_to_go.is_some();
+        if time.is_none() && clock_given {
+            let (uci, ugi) = match pos.side_to_move() {
+                Side::South => ("wtime", "p1time"),
+                Side::North => ("btime", "p2time"),
+            };
+            self.out.error(&format!(
+                "go: a clock without {uci}/{ugi} for {} to move; searching as with 0 ms left",
+                pos.side_to_move()
+            ));
+            time = Some(0);
+        }
         let mut search_moves = Vec::new();
         for text in &params.search_moves {
             match pos.parse_move(text) {
@@ -438,15 +547,7 @@ impl Session {
         }
     }
 
-    fn start_bench(&mut self, depth: Option<u64>) {
-        let depth = match depth {
-            None => search::bench::DEFAULT_DEPTH,
-            Some(d) if (1..=64).contains(&d) => d as u32,
-            Some(d) => {
-                self.out.error(&format!("bench depth {d} is outside 1..64"));
-                return;
-            }
-        };
+    fn start_bench(&mut self, depth: u32) {
         let control = Arc::new(Control::new(false));
         let job_control = Arc::clone(&control);
         let out = self.out.clone();
@@ -491,46 +592,35 @@ impl Session {
         });
     }
 
-    fn set_position(&mut self, start: &StartSpec, moves: &[String]) {
+    /// The game a `position` command sets up, or why it cannot.
+    fn build_game(&self, start: &StartSpec, moves: &[String]) -> Result<Game, String> {
         let variant = self.options.variant;
         let mut game = match start {
             StartSpec::Startpos => Game::new(variant),
             StartSpec::Random(seed) if variant.is_mangala() => {
                 let random = Position::random_mangala(*seed);
-                match Position::parse_with(&random.to_string(), variant) {
-                    Ok(pos) => Game::from_position(pos, 1),
-                    Err(error) => {
-                        self.out.error(&format!("random set-up: {error}"));
-                        return;
-                    }
-                }
+                let pos = Position::parse_with(&random.to_string(), variant)
+                    .map_err(|error| format!("random set-up: {error}; position unchanged"))?;
+                Game::from_position(pos, 1)
             }
             StartSpec::Random(_) => {
-                self.out.error(&format!(
+                return Err(format!(
                     "position random: random set-ups are for mangala4, not {variant}; position unchanged"
                 ));
-                return;
             }
-            StartSpec::Fen(fen) => match text::parse(fen, variant) {
-                Ok((pos, fullmove)) => Game::from_position(pos, fullmove),
-                Err(error) => {
-                    self.out.error(&format!(
-                        "bad position '{fen}': {error}; position unchanged"
-                    ));
-                    return;
-                }
-            },
+            StartSpec::Fen(fen) => {
+                let (pos, fullmove) = text::parse(fen, variant).map_err(|error| {
+                    format!("bad position '{fen}': {error}; position unchanged")
+                })?;
+                Game::from_position(pos, fullmove)
+            }
         };
         for (index, text) in moves.iter().enumerate() {
-            if let Err(error) = game.play_text(text) {
-                self.out.error(&format!(
-                    "move {} '{text}': {error}; position unchanged",
-                    index + 1
-                ));
-                return;
-            }
+            game.play_text(text).map_err(|error| {
+                format!("move {} '{text}': {error}; position unchanged", index + 1)
+            })?;
         }
-        self.game = game;
+        Ok(game)
     }
 
     fn format_move(&self, pos: &Position, mv: Move) -> String {
@@ -560,7 +650,6 @@ impl Session {
     fn query(&mut self, query: Query) {
         let answer = match query {
             Query::Side => {
-                self.stop_job();
                 self.start_side_advice();
                 return;
             }
@@ -585,6 +674,13 @@ impl Session {
                 .error("query side: only before the first move (send a position without moves)");
             return;
         }
+        // It is a search of its own: asked during other work it would have to end that, and
+        // `query` leaves running work alone.
+        if self.job.is_some() {
+            self.out
+                .error("query side: a search, perft or bench is running; send stop first");
+            return;
+        }
         let game = self.game.clone();
         let tt = Arc::clone(&self.tt);
         let threads = self.options.threads;
@@ -607,14 +703,7 @@ impl Session {
         );
     }
 
-    fn start_perft(&mut self, depth: u64) {
-        if depth > u64::from(MAX_DEPTH) {
-            self.out.error(&format!(
-                "perft depth {depth} is beyond the limit of {MAX_DEPTH}"
-            ));
-            return;
-        }
-        let depth = depth as u32;
+    fn start_perft(&mut self, depth: u32) {
         let stop = Arc::new(AtomicBool::new(false));
         let job_stop = Arc::clone(&stop);
         let out = self.out.clone();

@@ -59,7 +59,7 @@ pub fn positions() -> Result<Vec<Game>, String> {
 }
 
 /// Runs the bench at `depth`, calling `each` after every position with its index and nodes.
-/// `control` can stop it early (the result then covers what was done).
+/// `control` can stop it early (the result then covers the positions finished before).
 pub fn run(
     depth: u32,
     control: &Control,
@@ -84,6 +84,10 @@ pub fn run(
         tt.clear();
         let started = Instant::now();
         let outcome = search(game, &limits, &tt, 1, control, &mut |_| {});
+        // A position the stop cut short is not counted: its nodes are no bench figure.
+        if control.stopped() {
+            break;
+        }
         result.time += started.elapsed();
         result.nodes += outcome.nodes;
         result.positions += 1;

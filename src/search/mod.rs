@@ -126,6 +126,20 @@ pub struct Limits {
     pub tables: Option<Arc<Tables>>,
 }
 
+impl Limits {
+    /// Whether a position with one legal move is answered after one iteration: on a clock,
+    /// or with no limit at all, but not when the GUI asked for a depth, a node count, a
+    /// move time, a mate or an unbounded search.
+    fn answers_forced_move_at_once(&self) -> bool {
+        !self.infinite
+            && !self.ponder
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
+            && self.clock.move_time.is_none()
+    }
+}
+
 /// A report of a finished iteration (or an aspiration fail) for one principal variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -649,7 +663,10 @@ impl<'a> Worker<'a> {
     #[cold]
     #[inline(never)]
     fn check_limits(&mut self) {
-        if let Some(limit) = self.shared.limits.nodes {
+        // The limits never cut the main thread's first iteration short: it takes a few
+        // hundred nodes at most, and without it there is no move, score or pv to report.
+        let first_iteration = self.shared.main_depth.load(Ordering::Relaxed) <= 1;
+        if let Some(limit) = self.shared.limits.nodes.filter(|_| !first_iteration) {
             if self.shared.nodes.len() == 1 {
                 if self.nodes >= limit {
                     self.stopped = true;
@@ -668,6 +685,7 @@ impl<'a> Worker<'a> {
             if self.shared.stopped() {
                 self.stopped = true;
             } else if self.id == 0
+                && !first_iteration
                 && !self.shared.control.is_pondering()
                 && let Some(hard) = self.shared.budget.hard
                 && self.shared.elapsed_on_clock() >= hard
@@ -912,7 +930,8 @@ impl<'a> Worker<'a> {
             key,
         } = *node;
         if moves == 0 {
-            self.nodes += 1;
+            // Counted as every node is, so that a node limit stays exact.
+            self.tick();
             return Some(terminal_score(pos, ply));
         }
         let repeated = self.may_repeat(ply, total) && {
@@ -920,7 +939,7 @@ impl<'a> Worker<'a> {
             self.is_repetition(ply, key, total)
         };
         if repeated {
-            self.nodes += 1;
+            self.tick();
             let shared = pos.shared_scores();
             let us = pos.side_to_move().index();
             return Some(outcome_score(shared[us], shared[1 - us], ply));
@@ -928,7 +947,7 @@ impl<'a> Worker<'a> {
         if total >= self.probe_from_kazans
             && let Some(score) = self.probe_table(pos, ply, total)
         {
-            self.nodes += 1;
+            self.tick();
             return Some(score);
         }
         None
@@ -1179,11 +1198,12 @@ impl<'a> Worker<'a> {
                     -alpha,
                     ply + 1,
                 );
-                if score > alpha && reduction > 0 {
+                // A stop inside a search leaves its score meaningless: no re-search.
+                if score > alpha && reduction > 0 && !self.stopped {
                     score =
                         -self.negamax::<N, MANGALA>(child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
-                if score > alpha && score < beta {
+                if score > alpha && score < beta && !self.stopped {
                     score = -self.negamax::<N, MANGALA>(child, depth - 1, -beta, -alpha, ply + 1);
                 }
             }
@@ -1281,7 +1301,7 @@ impl<'a> Worker<'a> {
                 -self.search_root_child(&child, depth - 1, -beta, -alpha)
             } else {
                 let mut score = -self.search_root_child(&child, depth - 1, -alpha - 1, -alpha);
-                if score > alpha && score < beta {
+                if score > alpha && score < beta && !self.stopped {
                     score = -self.search_root_child(&child, depth - 1, -beta, -alpha);
                 }
                 score
@@ -1343,7 +1363,7 @@ impl Worker<'_> {
         };
         Report {
             depth,
-            seldepth: root_move.seldepth.max(1) + 1,
+            seldepth: (root_move.seldepth.max(1) + 1).max(depth),
             multipv: index + 1,
             score: Score::from_internal(score.max(-MATE)),
             bound,
@@ -1372,8 +1392,8 @@ impl Worker<'_> {
             .depth
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
         // A forced move is answered at once (one iteration, for its report), unless the GUI
-        // asked for an unbounded search.
-        if self.root_moves.len() == 1 && !limits.infinite && !limits.ponder {
+        // asked for a limit of its own or an unbounded search.
+        if self.root_moves.len() == 1 && limits.answers_forced_move_at_once() {
             max_depth = 1;
         }
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
@@ -1541,7 +1561,14 @@ impl Worker<'_> {
         if best.abs() >= MATE_BOUND && (MATE - best.abs()) < depth as i32 {
             return true;
         }
-        if self.root_moves.len() == 1 && shared.budget.soft.is_some() {
+        // A forced move after `ponderhit`, now on the clock.
+        if self.root_moves.len() == 1 && limits.clock.time.is_some() {
+            return true;
+        }
+        // The node limit does not cut the first iteration short (see `check_limits`).
+        if let Some(limit) = limits.nodes
+            && shared.total_nodes().max(self.nodes) >= limit
+        {
             return true;
         }
         if let Some(soft) = shared.budget.soft {
@@ -1689,11 +1716,36 @@ pub fn search(
                 .and_then(|hit| hit.mv)
                 .filter(|&mv| child.is_legal(mv))
         });
-        if last_report.is_none() || worker.stopped || taken {
-            // The final line must describe what is played, with the final node count.
-            let report = worker.report(0, completed.max(1), None, &root);
-            last_report = Some(report.clone());
-            on_info(Info::Line(report));
+        // The last line before `bestmove` describes what is played, with the final counts.
+        let completed_line = last_report
+            .take()
+            .filter(|line| line.pv.first() == Some(&best));
+        let final_line = if taken {
+            Some(worker.report(0, completed.max(1), None, &root))
+        } else if let Some(mut line) = completed_line {
+            // The last completed iteration's line (again, if a stop cut the next one short
+            // or other lines of a MultiPV followed it).
+            let again = worker.stopped || limits.multipv > 1;
+            line.nodes = shared.total_nodes().max(worker.nodes);
+            line.time = shared.start.elapsed();
+            line.hashfull = tt.hashfull();
+            last_report = Some(line.clone());
+            again.then_some(line)
+        } else if worker.root_moves[0].score > -INFINITY {
+            // A better move found by the iteration a stop cut short: the position is worth
+            // at least its score (the other moves were not all searched).
+            Some(worker.report(0, worker.depth, Some(ScoreBound::Lower), &root))
+        } else {
+            // Stopped before any move was searched: the static evaluation stands in.
+            let mut line = worker.report(0, 1, None, &root);
+            let child = &worker.root_moves[0].child;
+            line.score = Score::from_internal(-eval::evaluate(child));
+            line.pv = vec![best];
+            Some(line)
+        };
+        if let Some(line) = final_line {
+            last_report = Some(line.clone());
+            on_info(Info::Line(line));
         }
         (best, ponder)
     });
@@ -1761,6 +1813,46 @@ mod tests {
             prop_assert_eq!(made.to_string(), played.to_string());
         }
         Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// A search of any position of a random game, in every family and switch (Mangala
+        /// IV's passes included), plays a legal move, and its last report's pv is legal.
+        #[test]
+        fn searches_play_legal_moves_in_every_family(
+            spec in 0..SPECS.len() + 1,
+            choices in prop::collection::vec(0usize..9, 0..80),
+            depth in 1u32..7,
+        ) {
+            let variant: Variant = match SPECS.get(spec) {
+                Some(spec) => spec.parse().unwrap(),
+                None => "mangala4 mangala=free-choice".parse().unwrap(),
+            };
+            let mut game = crate::game::Game::new(variant);
+            for choice in choices {
+                let legal = game.legal_moves();
+                if legal.is_empty() || game.termination().is_some() {
+                    break;
+                }
+                game.try_play(legal[choice % legal.len()]).unwrap();
+            }
+            let limits = super::Limits { depth: Some(depth), multipv: 1, ..super::Limits::default() };
+            let tt = super::TranspositionTable::new(1);
+            let control = super::Control::new(false);
+            let outcome = super::search(&game, &limits, &tt, 1, &control, &mut |_| {});
+            let legal = game.legal_moves();
+            match outcome.best {
+                Some(best) => prop_assert!(legal.contains(&best), "{} plays {}", game.fen(), best),
+                None => prop_assert!(legal.is_empty()),
+            }
+            if let Some(last) = outcome.last {
+                let mut pos = *game.position();
+                for mv in last.pv {
+                    prop_assert!(pos.try_play(mv).is_ok(), "{}: pv move {}", game.fen(), mv);
+                }
+            }
+        }
     }
 
     proptest! {

@@ -36,7 +36,9 @@ pub struct Scan {
     /// Legal moves whose sowing laps the ring ([`Gain::Unknown`]).
     unknown: u16,
     /// `gains[h - 1]`: the stones hole `h` would gain (meaningful for predicted legal moves).
-    gains: [u8; MAX_N],
+    /// One per bit of a move mask, the pass's too (always 0), so that any legal move's bit
+    /// indexes it.
+    gains: [u8; 16],
     /// The largest predicted gain (0 when there is none).
     best: u8,
 }
@@ -70,7 +72,7 @@ impl Scan {
             return Scan {
                 moves,
                 unknown: moves,
-                gains: [0; MAX_N],
+                gains: [0; 16],
                 best: 0,
             };
         }
@@ -93,11 +95,13 @@ impl Scan {
         }
     }
 
-    /// The predicted gain of hole `offset + 1`, without looking at whether it is predicted:
-    /// meaningful only for a move whose bit is clear in [`unknown`](Self::unknown).
+    /// The predicted gain of the move of mask bit `offset`, without looking at whether it is
+    /// predicted: meaningful only for a move whose bit is clear in
+    /// [`unknown`](Self::unknown), and 0 for any bit that is no predicted move (Mangala IV's
+    /// pass included).
     #[inline(always)]
     pub fn exact_gain(&self, offset: usize) -> i32 {
-        i32::from(self.gains[offset])
+        i32::from(self.gains[offset & 15])
     }
 
     /// The legal moves whose sowing laps the ring ([`Gain::Unknown`]), by bit.
@@ -267,7 +271,7 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     let own_tuzdik_bit = own_tuzdik.map_or(0, |square| 1 << square);
     // Gains are worked out for every hole of the row with no branch; empty holes and
     // sowings that lap the ring come out 0.
-    let mut gains = [0u8; MAX_N];
+    let mut gains = [0u8; 16];
     let mut laps = 0u16;
     let mut best = 0u8;
     for (offset, gain) in gains.iter_mut().enumerate().take(N) {
