@@ -325,6 +325,7 @@ fn refused_commands_leave_a_running_search_alone() {
         "perft 99",
         "bench 0",
         "query side",
+        "setoption name TablePath value /nonexistent/tuzdik-tables",
     ];
     for line in refused {
         engine.send(line);
@@ -489,6 +490,24 @@ fn long_garbage_comes_back_shortened() {
         assert!(line.starts_with("info string error: "), "{}", &line[..100]);
         assert!(line.len() < 300, "{} bytes", line.len());
         assert!(line.contains("(600000 bytes)"), "{line}");
+    }
+    engine.quit();
+}
+
+#[test]
+fn node_limits_hold_on_two_threads() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Threads value 2");
+    for nodes in [1000u64, 3000, 50_000] {
+        engine.send("ucinewgame");
+        engine.send("position startpos");
+        engine.send(&format!("go nodes {nodes}"));
+        let lines = engine.until("bestmove", LONG);
+        let searched: u64 = field(last_info(&lines), "nodes").unwrap().parse().unwrap();
+        assert!(
+            searched <= nodes + nodes / 20 + 600,
+            "go nodes {nodes}: {searched}"
+        );
     }
     engine.quit();
 }

@@ -53,9 +53,23 @@ impl Output {
     /// Writes `info string error: <message>`, with long quoted input shortened (see
     /// [`shorten_quoted`]).
     pub fn error(&self, message: &str) {
-        self.line(&format!("info string error: {}", shorten_quoted(message)));
+        let mut message = shorten_quoted(message);
+        // Input repeated without quotes (a path in a file error) is cut as a whole.
+        if message.len() > ERROR_MAX {
+            let cut = (0..=ERROR_MAX)
+                .rev()
+                .find(|&at| message.is_char_boundary(at))
+                .unwrap_or(0);
+            let length = message.len();
+            message.truncate(cut);
+            message.push_str(&format!("... ({length} bytes)"));
+        }
+        self.line(&format!("info string error: {message}"));
     }
 }
+
+/// The longest error message written whole (after [`shorten_quoted`]).
+const ERROR_MAX: usize = 400;
 
 /// The longest quoted input an error line repeats whole.
 const QUOTED_MAX: usize = 80;
@@ -129,7 +143,6 @@ struct LoadedTables {
 /// A state-changing command, checked and worked out ([`Session::prepare`]) but not yet
 /// carried out.
 enum Action {
-    TablePath(String),
     /// The options after a `setoption`, and what it changed.
     Options(Options, Changed),
     NewGame,
@@ -297,6 +310,11 @@ impl Session {
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Display => self.display(),
             Command::Query(query) => self.query(query),
+            // Tables load on a thread of their own and searches started before keep the
+            // previous ones: nothing needs to stop (and a refused path stops nothing).
+            Command::SetOption { name, value } if name.eq_ignore_ascii_case("tablepath") => {
+                self.set_table_path(value.as_deref().unwrap_or(""));
+            }
             other => match self.prepare(other) {
                 // A command that is refused is refused before anything stops: a running
                 // job goes on as if the line had not come.
@@ -314,9 +332,6 @@ impl Session {
     /// Checks a state-changing command and works out what it does, without doing it.
     fn prepare(&self, command: Command) -> Result<Action, String> {
         Ok(match command {
-            Command::SetOption { name, value } if name.eq_ignore_ascii_case("tablepath") => {
-                Action::TablePath(value.unwrap_or_default())
-            }
             Command::SetOption { name, value } => {
                 let mut options = self.options.clone();
                 let changed = options.set(&name, value.as_deref())?;
@@ -345,7 +360,6 @@ impl Session {
     /// Carries out a prepared command (any running job has ended).
     fn apply(&mut self, action: Action) {
         match action {
-            Action::TablePath(path) => self.set_table_path(&path),
             Action::Options(options, changed) => {
                 let before = std::mem::replace(&mut self.options, options);
                 match changed {

@@ -666,17 +666,23 @@ impl<'a> Worker<'a> {
         // The limits never cut the main thread's first iteration short: it takes a few
         // hundred nodes at most, and without it there is no move, score or pv to report.
         let first_iteration = self.shared.main_depth.load(Ordering::Relaxed) <= 1;
-        if let Some(limit) = self.shared.limits.nodes.filter(|_| !first_iteration) {
+        if let Some(limit) = self.shared.limits.nodes {
             if self.shared.nodes.len() == 1 {
-                if self.nodes >= limit {
+                if self.nodes >= limit && !first_iteration {
                     self.stopped = true;
                     self.shared.halt();
                 }
             } else if self.nodes.is_multiple_of(SHARED_NODES_INTERVAL) {
                 self.publish_nodes();
                 if self.shared.total_nodes() >= limit {
+                    // A helper past the limit stops itself even while the main thread
+                    // finishes its first iteration (which then ends the search).
                     self.stopped = true;
-                    self.shared.halt();
+                    if !first_iteration {
+                        self.shared.halt();
+                    } else if self.id == 0 {
+                        self.stopped = false;
+                    }
                 }
             }
         }
