@@ -108,12 +108,15 @@ fn movetime_and_clocks_are_respected() {
     engine.send("position startpos");
     let started = Instant::now();
     engine.send("go movetime 300");
-    engine.until("bestmove", LONG);
+    let lines = engine.until("bestmove", LONG);
     let took = started.elapsed();
     assert!(
         took < Duration::from_millis(1000),
         "movetime 300 took {took:?}"
     );
+    // The move time is used to its end (less Move Overhead), not stopped at a soft budget.
+    let searched: u64 = field(last_info(&lines), "time").unwrap().parse().unwrap();
+    assert!(searched >= 270, "movetime 300 searched {searched} ms");
     let started = Instant::now();
     engine.send("go wtime 500 btime 500 winc 0 binc 0");
     engine.until("bestmove", LONG);

@@ -1577,7 +1577,10 @@ impl Worker<'_> {
         {
             return true;
         }
-        if let Some(soft) = shared.budget.soft {
+        // A fixed move time is used to its end (the hard limit stops the last iteration); only
+        // a clock's budget is worth saving by not starting an iteration that cannot finish.
+        let fixed_move_time = limits.clock.move_time.is_some() && limits.clock.time.is_none();
+        if let Some(soft) = shared.budget.soft.filter(|_| !fixed_move_time) {
             let used = shared.elapsed_on_clock();
             if used.as_micros() * 100
                 >= soft.as_micros() * parameters::time::NEW_ITERATION_PERCENT as u128
