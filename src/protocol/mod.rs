@@ -56,16 +56,19 @@ impl Output {
         let mut message = shorten_quoted(message);
         // Input repeated without quotes (a path in a file error) is cut as a whole.
         if message.len() > ERROR_MAX {
-            let cut = (0..=ERROR_MAX)
-                .rev()
-                .find(|&at| message.is_char_boundary(at))
-                .unwrap_or(0);
-            let length = message.len();
-            message.truncate(cut);
-            message.push_str(&format!("... ({length} bytes)"));
+            message = cut_to(&message, ERROR_MAX);
         }
         self.line(&format!("info string error: {message}"));
     }
+}
+
+/// `text`'s first `keep` bytes (fewer, to end on a character), `...` and its length.
+fn cut_to(text: &str, keep: usize) -> String {
+    let end = (0..=keep.min(text.len()))
+        .rev()
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(0);
+    format!("{}... ({} bytes)", &text[..end], text.len())
 }
 
 /// The longest error message written whole (after [`shorten_quoted`]).
@@ -97,11 +100,7 @@ pub fn shorten_quoted(message: &str) -> String {
         };
         let quoted = &rest[..close];
         if quoted.len() > QUOTED_MAX {
-            let cut = (0..=QUOTED_MAX / 2)
-                .rev()
-                .find(|&at| quoted.is_char_boundary(at))
-                .unwrap_or(0);
-            out.push_str(&format!("{}... ({} bytes)", &quoted[..cut], quoted.len()));
+            out.push_str(&cut_to(quoted, QUOTED_MAX / 2));
         } else {
             out.push_str(quoted);
         }

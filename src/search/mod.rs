@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::position::{Position, Side, with_row_len};
+use crate::position::{Position, Side};
 use crate::solve::tables::Tables;
 use busy::BusyMoves;
-use ordering::{Gain, Scan, Words};
+use ordering::{Gain, Scan, Words, with_search_rows};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
 
@@ -677,11 +677,11 @@ impl<'a> Worker<'a> {
                 if self.shared.total_nodes() >= limit {
                     // A helper past the limit stops itself even while the main thread
                     // finishes its first iteration (which then ends the search).
-                    self.stopped = true;
                     if !first_iteration {
+                        self.stopped = true;
                         self.shared.halt();
-                    } else if self.id == 0 {
-                        self.stopped = false;
+                    } else if self.id != 0 {
+                        self.stopped = true;
                     }
                 }
             }
@@ -1274,11 +1274,9 @@ impl<'a> Worker<'a> {
     /// search dispatches on the variant once here rather than in every make, scan, board
     /// score and key below.
     fn search_root_child(&mut self, child: &Node, depth: i32, alpha: i32, beta: i32) -> i32 {
-        let variant = child.pos.variant();
-        if variant.is_mangala() {
-            return self.negamax::<7, true>(child, depth, alpha, beta, 1);
-        }
-        with_row_len!(variant, N => self.negamax::<N, false>(child, depth, alpha, beta, 1))
+        with_search_rows!(child.pos.variant(), N, M => {
+            self.negamax::<N, M>(child, depth, alpha, beta, 1)
+        })
     }
 
     /// Searches the root moves from `first` on with a window; returns the best score.
@@ -1780,8 +1778,8 @@ fn wait_while_unbounded(limits: &Limits, control: &Control) {
 #[cfg(test)]
 mod tests {
     use super::{MoveList, key_n, make_child, scan_n};
-    use crate::position::{Position, with_row_len};
-    use crate::search::{eval, ordering};
+    use crate::position::Position;
+    use crate::search::{eval, ordering, ordering::with_search_rows};
     use crate::variant::Variant;
     use proptest::prelude::*;
 
@@ -1875,11 +1873,7 @@ mod tests {
             let variant: Variant = SPECS[spec].parse().unwrap();
             let mut pos = Position::start(variant);
             for choice in choices {
-                if variant.is_mangala() {
-                    check_row_length::<7, true>(&pos)?;
-                } else {
-                    with_row_len!(variant, N => check_row_length::<N, false>(&pos)?);
-                }
+                with_search_rows!(variant, N, M => check_row_length::<N, M>(&pos)?);
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
                     break;

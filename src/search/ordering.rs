@@ -25,6 +25,25 @@ pub enum Gain {
     Unknown,
 }
 
+/// Runs `$body` with `$n` the row length of `$variant` and `$m` whether it is Mangala IV
+/// (whose relay sowing has a make and a scan of its own, on rows of 7): the one dispatch
+/// from a variant to the search's per-row-length code.
+macro_rules! with_search_rows {
+    ($variant:expr, $n:ident, $m:ident => $body:expr) => {
+        if $variant.is_mangala() {
+            const $n: usize = 7;
+            const $m: bool = true;
+            $body
+        } else {
+            $crate::position::with_row_len!($variant, $n => {
+                const $m: bool = false;
+                $body
+            })
+        }
+    };
+}
+pub(crate) use with_search_rows;
+
 /// The longest row.
 const MAX_N: usize = 9;
 
@@ -53,10 +72,7 @@ impl Scan {
     /// The same, given `pos.legal_mask()` and [`ring_words`]`(pos)`.
     #[inline]
     pub fn with_words(pos: &Position, moves: u16, words: &Words) -> Scan {
-        if pos.variant().is_mangala() {
-            return Scan::with_words_n::<7, true>(pos, moves, words);
-        }
-        with_row_len!(pos.variant(), N => Scan::with_words_n::<N, false>(pos, moves, words))
+        with_search_rows!(pos.variant(), N, M => Scan::with_words_n::<N, M>(pos, moves, words))
     }
 
     /// The same for a position of row length `N`, of Mangala IV when `MANGALA`: for the
