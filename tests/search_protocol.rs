@@ -514,3 +514,48 @@ fn node_limits_hold_on_two_threads() {
     }
     engine.quit();
 }
+
+/// The score of an `info` line as one number: mates beyond every centipawn score.
+fn score_value(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").expect("a score");
+    let value: i64 = words[at + 2].parse().expect("a score value");
+    match words[at + 1] {
+        "cp" => value,
+        "mate" if value > 0 => 1_000_000 - value,
+        "mate" => -1_000_000 - value,
+        kind => panic!("score kind {kind} in {line}"),
+    }
+}
+
+#[test]
+fn multipv_lines_come_best_first_at_every_depth() {
+    for position in ["startpos", "random 11", "random 29"] {
+        let mut engine = Engine::start();
+        engine.send("setoption name MultiPV value 3");
+        engine.send(&format!("position {position}"));
+        engine.send("go depth 9");
+        let lines = engine.until("bestmove", LONG);
+        for depth in 1..=9 {
+            let prefix = format!("info depth {depth} ");
+            let exact: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.starts_with(&prefix) && !l.contains("bound"))
+                .collect();
+            assert!(exact.len() >= 3, "{position} depth {depth}: {lines:#?}");
+            let numbers: Vec<&str> = exact[..3]
+                .iter()
+                .map(|l| field(l, "multipv").unwrap())
+                .collect();
+            assert_eq!(numbers, ["1", "2", "3"], "{position} depth {depth}");
+            let scores: Vec<i64> = exact[..3].iter().map(|l| score_value(l)).collect();
+            assert!(
+                scores.windows(2).all(|pair| pair[0] >= pair[1]),
+                "{position} depth {depth}: lines not best first {scores:?} in {exact:#?}"
+            );
+        }
+        let best = field(lines.last().unwrap(), "bestmove").unwrap();
+        assert_eq!(field(last_info(&lines), "pv"), Some(best), "{position}");
+        engine.quit();
+    }
+}

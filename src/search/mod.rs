@@ -309,7 +309,6 @@ struct RootMove {
     mv: Move,
     child: Position,
     score: i32,
-    previous: i32,
     pv: Vec<Move>,
     seldepth: u32,
 }
@@ -1511,9 +1510,11 @@ impl Worker<'_> {
                     beta = INFINITY;
                 }
             }
-            for root_move in &mut self.root_moves[pv_index..] {
-                root_move.previous = root_move.score;
-            }
+            // A later line can come out better than an earlier one (the earlier saw the
+            // move only through a null window that pruning let fail low): the lines found so
+            // far are kept best first, so `multipv 1` and `bestmove` are the best of them. The
+            // sort is stable: ties keep the order they were found in.
+            self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
         }
     }
 
@@ -1674,7 +1675,6 @@ pub fn search(
                 mv,
                 child,
                 score: -INFINITY,
-                previous: -INFINITY,
                 pv: vec![mv],
                 seldepth: 0,
             }
