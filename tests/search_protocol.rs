@@ -530,12 +530,17 @@ fn score_value(line: &str) -> i64 {
 
 #[test]
 fn multipv_lines_come_best_first_at_every_depth() {
-    for position in ["startpos", "random 11", "random 29"] {
+    for position in [
+        "startpos",
+        "startpos moves 7 7 9 1",
+        "startpos moves 3 3 9 3 6 7",
+    ] {
         let mut engine = Engine::start();
         engine.send("setoption name MultiPV value 3");
         engine.send(&format!("position {position}"));
         engine.send("go depth 9");
         let lines = engine.until("bestmove", LONG);
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
         for depth in 1..=9 {
             let prefix = format!("info depth {depth} ");
             let exact: Vec<&String> = lines

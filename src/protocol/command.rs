@@ -5,7 +5,7 @@ use nom::IResult;
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{multispace0, multispace1};
-use nom::combinator::{all_consuming, map, opt, rest, value, verify};
+use nom::combinator::{all_consuming, map, map_res, opt, rest, value, verify};
 use nom::multi::many0;
 use nom::sequence::{pair, preceded, terminated};
 use thiserror::Error;
@@ -235,14 +235,28 @@ fn parse_setoption(args: &str) -> Result<Command, CommandError> {
 
 fn parse_position(args: &str) -> Result<Command, CommandError> {
     let startpos = value(StartSpec::Startpos, keyword("startpos"));
-    let random = map(
-        preceded(
-            pair(keyword("random"), multispace1),
-            verify(word, |w: &str| {
-                !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
-            }),
-        ),
-        |seed: &str| StartSpec::Random(seed.parse().unwrap_or(u64::MAX)),
+    let mut tokens = args.split_whitespace();
+    if tokens
+        .next()
+        .is_some_and(|first| first.eq_ignore_ascii_case("random"))
+    {
+        match tokens.next() {
+            None => return Err(malformed("position", "random: the seed is missing")),
+            Some(seed) if seed.parse::<u64>().is_err() => {
+                return Err(malformed(
+                    "position",
+                    format!(
+                        "random: the seed must be a whole number from 0 to {}, not '{seed}'",
+                        u64::MAX
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    let random = map_res(
+        preceded(pair(keyword("random"), multispace1), word),
+        |seed: &str| seed.parse().map(StartSpec::Random),
     );
     let fen = map(
         preceded(pair(keyword("fen"), multispace1), take_till1_before_moves),
@@ -469,8 +483,26 @@ mod tests {
                 moves: vec!["1".into()]
             })
         );
-        assert!(parse("position random").is_err());
-        assert!(parse("position random -3").is_err());
+        for (line, named) in [
+            ("position random", "the seed is missing"),
+            ("position random moves 1", "not 'moves'"),
+            ("position random -3", "not '-3'"),
+            ("position random abc", "not 'abc'"),
+            (
+                "position random 18446744073709551616",
+                "not '18446744073709551616'",
+            ),
+        ] {
+            let error = parse(line).unwrap_err().to_string();
+            assert!(error.contains(named), "{line}: {error}");
+        }
+        assert_eq!(
+            parse("position random 18446744073709551615"),
+            Ok(Command::Position {
+                start: StartSpec::Random(u64::MAX),
+                moves: vec![]
+            })
+        );
     }
 
     #[test]
