@@ -102,6 +102,27 @@ fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
 }
 
 #[test]
+fn a_pondered_forced_move_is_played_at_ponderhit() {
+    let mut engine = Engine::start();
+    // South's one move; ten minutes each, so the ponder search is deep in a long iteration.
+    engine.send("position fen 0,0,0,0,0,0,0,0,20/9,9,9,9,9,9,9,9,9 30 31 w 1");
+    engine.send("go ponder wtime 600000 btime 600000");
+    let early = engine.drain(Duration::from_millis(1500));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:#?}"
+    );
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    let lines = engine.until("bestmove", Duration::from_secs(30));
+    // Not the rest of an iteration (a second or more here): the move is forced.
+    assert!(hit.elapsed() < Duration::from_millis(500), "{lines:#?}");
+    assert_eq!(field(lines.last().unwrap(), "bestmove"), Some("9"));
+    assert_eq!(field(last_info(&lines), "pv"), Some("9"));
+    engine.quit();
+}
+
+#[test]
 fn movetime_and_clocks_are_respected() {
     let mut engine = Engine::start();
     engine.send("setoption name Move Overhead value 20");

@@ -698,6 +698,16 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
                 self.shared.halt();
             } else if self.id == 0
+                && !first_iteration
+                && self.root_moves.len() == 1
+                && self.shared.limits.clock.time.is_some()
+                && !self.shared.limits.infinite
+                && !self.shared.control.is_pondering()
+            {
+                // A forced move on the clock (pondered until `ponderhit`): nothing to decide.
+                self.stopped = true;
+                self.shared.halt();
+            } else if self.id == 0
                 && self.shared.finished_depth.load(Ordering::Relaxed) >= self.depth
             {
                 // A helper got there first: its result is taken over at the next iteration.
