@@ -51,7 +51,7 @@ pub mod search {
     pub const RFP_MARGIN: i32 = 120;
     /// Late-move pruning: in non-PV nodes up to this depth, quiet moves after the first
     /// `LMP_BASE + depth * depth` are not searched (0 turns it off).
-    pub const LMP_MAX_DEPTH: i32 = 0;
+    pub const LMP_MAX_DEPTH: i32 = 3;
     /// See LMP_MAX_DEPTH.
     pub const LMP_BASE: usize = 3;
     /// Futility pruning: in non-PV nodes up to this depth, quiet moves are not searched when
