@@ -50,8 +50,9 @@ pub mod search {
     /// ...when the static evaluation beats beta by this much per ply of depth.
     pub const RFP_MARGIN: i32 = 120;
     /// Late-move pruning: in non-PV nodes up to this depth, quiet moves after the first
-    /// `LMP_BASE + depth * depth` are not searched (0 turns it off).
-    pub const LMP_MAX_DEPTH: i32 = 3;
+    /// `LMP_BASE + depth * depth` are not searched (0 turns it off). With at most 9 moves a
+    /// node, depth 3 and beyond would never prune at `LMP_BASE` 3.
+    pub const LMP_MAX_DEPTH: i32 = 2;
     /// See LMP_MAX_DEPTH.
     pub const LMP_BASE: usize = 3;
     /// Futility pruning: in non-PV nodes up to this depth, quiet moves are not searched when
