@@ -1524,7 +1524,7 @@ impl Worker<'_> {
             // move only through a null window that pruning let fail low): the lines found so
             // far are kept best first, so `multipv 1` and `bestmove` are the best of them. The
             // sort is stable: ties keep the order they were found in.
-            self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[..=pv_index].sort_by_key(|line| std::cmp::Reverse(line.score));
         }
     }
 
