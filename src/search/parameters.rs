@@ -54,7 +54,7 @@ pub mod search {
     /// node, depth 3 and beyond would never prune at `LMP_BASE` 3.
     pub const LMP_MAX_DEPTH: i32 = 2;
     /// See LMP_MAX_DEPTH.
-    pub const LMP_BASE: usize = 3;
+    pub const LMP_BASE: usize = 2;
     /// Futility pruning: in non-PV nodes up to this depth, quiet moves are not searched when
     /// the static evaluation plus this margin per ply cannot reach alpha (0 turns it off).
     pub const FUTILITY_MAX_DEPTH: i32 = 0;
