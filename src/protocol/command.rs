@@ -235,25 +235,6 @@ fn parse_setoption(args: &str) -> Result<Command, CommandError> {
 
 fn parse_position(args: &str) -> Result<Command, CommandError> {
     let startpos = value(StartSpec::Startpos, keyword("startpos"));
-    let mut tokens = args.split_whitespace();
-    if tokens
-        .next()
-        .is_some_and(|first| first.eq_ignore_ascii_case("random"))
-    {
-        match tokens.next() {
-            None => return Err(malformed("position", "random: the seed is missing")),
-            Some(seed) if seed.parse::<u64>().is_err() => {
-                return Err(malformed(
-                    "position",
-                    format!(
-                        "random: the seed must be a whole number from 0 to {}, not '{seed}'",
-                        u64::MAX
-                    ),
-                ));
-            }
-            Some(_) => {}
-        }
-    }
     let random = map_res(
         preceded(pair(keyword("random"), multispace1), word),
         |seed: &str| seed.parse().map(StartSpec::Random),
@@ -276,10 +257,31 @@ fn parse_position(args: &str) -> Result<Command, CommandError> {
                 .map(str::to_string)
                 .collect(),
         }),
-        Err(_) => Err(malformed(
+        Err(_) => Err(random_seed_error(args).unwrap_or_else(|| {
+            malformed(
+                "position",
+                "expected 'position startpos [moves ...]', 'position fen <position> [moves ...]' or 'position random <seed> [moves ...]'",
+            )
+        })),
+    }
+}
+
+/// Why a refused `position random ...` was refused, when it is its seed.
+fn random_seed_error(args: &str) -> Option<CommandError> {
+    let mut tokens = args.split_whitespace();
+    if !tokens.next()?.eq_ignore_ascii_case("random") {
+        return None;
+    }
+    match tokens.next() {
+        None => Some(malformed("position", "random: the seed is missing")),
+        Some(seed) if seed.parse::<u64>().is_err() => Some(malformed(
             "position",
-            "expected 'position startpos [moves ...]', 'position fen <position> [moves ...]' or 'position random <seed> [moves ...]'",
+            format!(
+                "random: the seed must be a whole number from 0 to {}, not '{seed}'",
+                u64::MAX
+            ),
         )),
+        Some(_) => None,
     }
 }
 
