@@ -697,14 +697,8 @@ impl<'a> Worker<'a> {
             {
                 self.stopped = true;
                 self.shared.halt();
-            } else if self.id == 0
-                && !first_iteration
-                && self.root_moves.len() == 1
-                && self.shared.limits.clock.time.is_some()
-                && !self.shared.limits.infinite
-                && !self.shared.control.is_pondering()
-            {
-                // A forced move on the clock (pondered until `ponderhit`): nothing to decide.
+            } else if self.id == 0 && !first_iteration && self.forced_move_on_clock() {
+                // Pondered until `ponderhit`: the rest of the iteration decides nothing.
                 self.stopped = true;
                 self.shared.halt();
             } else if self.id == 0
@@ -1559,6 +1553,17 @@ impl Worker<'_> {
         Some(finished.depth)
     }
 
+    /// A forced move (one root move) searched on a clock and not pondered or unbounded: a
+    /// forced move after `ponderhit`, since one on a clock from the start is searched one
+    /// iteration deep.
+    fn forced_move_on_clock(&self) -> bool {
+        let limits = &self.shared.limits;
+        self.root_moves.len() == 1
+            && limits.clock.time.is_some()
+            && !limits.infinite
+            && !self.shared.control.is_pondering()
+    }
+
     fn should_stop_after_iteration(&self, depth: u32) -> bool {
         let shared = self.shared;
         let limits = shared.limits;
@@ -1576,8 +1581,7 @@ impl Worker<'_> {
         if best.abs() >= MATE_BOUND && (MATE - best.abs()) < depth as i32 {
             return true;
         }
-        // A forced move after `ponderhit`, now on the clock.
-        if self.root_moves.len() == 1 && limits.clock.time.is_some() {
+        if self.forced_move_on_clock() {
             return true;
         }
         // The node limit does not cut the first iteration short (see `check_limits`).
