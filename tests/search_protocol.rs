@@ -84,18 +84,25 @@ fn isready_is_answered_during_infinite_search_and_stop_ends_it() {
     engine.quit();
 }
 
-#[test]
-fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
-    let mut engine = Engine::start();
-    engine.send("position startpos moves 7");
-    engine.send("go ponder wtime 1000 btime 1000");
-    let early = engine.drain(Duration::from_millis(400));
+/// Lets the running `go ponder` search for `pondering`, checks it gave no `bestmove`, sends
+/// `ponderhit` and returns when.
+fn ponder_then_hit(engine: &mut Engine, pondering: Duration) -> Instant {
+    let early = engine.drain(pondering);
     assert!(
         !early.iter().any(|l| l.starts_with("bestmove")),
         "{early:#?}"
     );
     let hit = Instant::now();
     engine.send("ponderhit");
+    hit
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves 7");
+    engine.send("go ponder wtime 1000 btime 1000");
+    let hit = ponder_then_hit(&mut engine, Duration::from_millis(400));
     engine.until("bestmove", Duration::from_secs(2));
     assert!(hit.elapsed() < Duration::from_millis(900));
     engine.quit();
@@ -107,13 +114,7 @@ fn a_pondered_forced_move_is_played_at_ponderhit() {
     // South's one move; ten minutes each, so the ponder search is deep in a long iteration.
     engine.send("position fen 0,0,0,0,0,0,0,0,20/9,9,9,9,9,9,9,9,9 30 31 w 1");
     engine.send("go ponder wtime 600000 btime 600000");
-    let early = engine.drain(Duration::from_millis(1500));
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:#?}"
-    );
-    let hit = Instant::now();
-    engine.send("ponderhit");
+    let hit = ponder_then_hit(&mut engine, Duration::from_millis(1500));
     let lines = engine.until("bestmove", Duration::from_secs(30));
     // Not the rest of an iteration (a second or more here): the move is forced.
     assert!(hit.elapsed() < Duration::from_millis(500), "{lines:#?}");
