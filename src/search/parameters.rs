@@ -67,7 +67,7 @@ pub mod search {
     pub const HISTORY_BY_COUNT: bool = false;
     /// Nodes at least this deep with no table move are searched one ply shallower (internal
     /// iterative reduction; 0 turns it off).
-    pub const IIR_MIN_DEPTH: i32 = 0;
+    pub const IIR_MIN_DEPTH: i32 = 4;
     /// Quiescence search stops following captures this many plies below the horizon.
     pub const QUIESCENCE_MAX_PLY: i32 = 12;
     /// How many plies deeper than the main thread's iteration helper thread `i` (from 1)
