@@ -48,7 +48,7 @@ pub mod search {
     /// Reverse futility pruning works up to this depth...
     pub const RFP_MAX_DEPTH: i32 = 4;
     /// ...when the static evaluation beats beta by this much per ply of depth.
-    pub const RFP_MARGIN: i32 = 120;
+    pub const RFP_MARGIN: i32 = 160;
     /// Late-move pruning: in non-PV nodes up to this depth, quiet moves after the first
     /// `LMP_BASE + depth * depth` are not searched (0 turns it off). With at most 9 moves a
     /// node, depth 3 and beyond would never prune at `LMP_BASE` 3.
