@@ -1164,13 +1164,24 @@ impl<'a> Worker<'a> {
                     break;
                 }
             };
+            let prunable = index > 0 && !pv_node && best > -MATE_BOUND;
+            let late = prunable
+                && depth <= p::LMP_MAX_DEPTH
+                && index >= p::LMP_BASE + (depth * depth) as usize;
+            // A late move the scan predicts to be quiet is pruned before it is made.
+            if late
+                && scan
+                    .as_ref()
+                    .is_some_and(|scan| scan.predicts_quiet(usize::from(hole - 1)))
+            {
+                index += 1;
+                continue;
+            }
             make(&mut child, usize::from(hole - 1));
             let child = &child;
             let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let quiet = child.pos.kazan(mover) == kazan_before;
-            if index > 0 && quiet && !pv_node && best > -MATE_BOUND {
-                let late =
-                    depth <= p::LMP_MAX_DEPTH && index >= p::LMP_BASE + (depth * depth) as usize;
+            if prunable && quiet {
                 let futile = depth <= p::FUTILITY_MAX_DEPTH && {
                     let scan = scan.get_or_insert_with(scan_moves);
                     board + eval::threat_score(scan) + p::FUTILITY_MARGIN * depth <= alpha

@@ -120,6 +120,13 @@ impl Scan {
         i32::from(self.gains[offset & 15])
     }
 
+    /// Whether the move of mask bit `offset` is predicted to gain nothing: known quiet
+    /// without being made.
+    #[inline(always)]
+    pub fn predicts_quiet(&self, offset: usize) -> bool {
+        self.unknown & (1 << offset) == 0 && self.exact_gain(offset) == 0
+    }
+
     /// The legal moves whose sowing laps the ring ([`Gain::Unknown`]), by bit.
     #[inline(always)]
     pub fn unknown(&self) -> u16 {
@@ -337,9 +344,12 @@ mod tests {
                 for &mv in &legal {
                     let hole = mv.source().unwrap() as usize;
                     let stones = pos.stones(side, hole) as usize;
+                    let after = pos.after(mv).unwrap();
+                    if scan.predicts_quiet(hole - 1) {
+                        prop_assert_eq!(after.kazan(side), pos.kazan(side), "{} hole {}", pos, hole);
+                    }
                     match scan.gain(hole - 1) {
                         Gain::Exact(gain) => {
-                            let after = pos.after(mv).unwrap();
                             prop_assert_eq!(gain, after.kazan(side) as i32 - pos.kazan(side) as i32, "{} hole {}", pos, hole);
                             best = best.max(gain);
                         }
