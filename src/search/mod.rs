@@ -345,6 +345,9 @@ impl LmrTable {
     }
 }
 
+/// The board score of a node that has none (the root): never below another.
+const NO_EVAL: i32 = i32::MAX;
+
 static LMR_TABLE: std::sync::LazyLock<LmrTable> = std::sync::LazyLock::new(LmrTable::build);
 
 /// A node's moves in search order, the highest order key first, ties in hole order.
@@ -440,6 +443,9 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The board score of each node on the path, for [`improving`](Self::improving);
+    /// [`NO_EVAL`] at the root.
+    board_scores: [i32; MAX_PLY + 1],
     history: [[[i32; HISTORY_BUCKETS]; 17]; 2],
     /// Keys and kazan totals of the game since its last capture and of the search path;
     /// `path[base + ply]` is the node at `ply`.
@@ -509,6 +515,8 @@ struct FirstTests {
     pv_node: bool,
     /// Whether reverse futility applies at this node.
     futile: bool,
+    /// Whether the board score is above the one two plies before (the same side to move).
+    improving: bool,
     /// The kazan total.
     total: u32,
     /// The hole counts ([`ordering::ring_words`]).
@@ -589,6 +597,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
+            board_scores: [NO_EVAL; MAX_PLY + 1],
             history: [[[0; HISTORY_BUCKETS]; 17]; 2],
             path,
             base,
@@ -1006,15 +1015,18 @@ impl<'a> Worker<'a> {
         // probe is a cache miss. The evaluation less its threat term is a lower bound of it,
         // and often enough on its own: then the moves need no scan either.
         let futile = !pv_node && depth <= p::RFP_MAX_DEPTH && beta.abs() < MATE_BOUND;
-        let margin = p::RFP_MARGIN * depth;
         let words = ordering::ring_words_n::<N>(pos);
         let board = eval::board_score_n::<N>(pos, &words);
+        self.board_scores[ply] = board;
+        let improving = ply >= 2 && board > self.board_scores[ply - 2];
+        let margin = p::RFP_MARGIN * (depth - i32::from(p::IMPROVING_RFP && improving));
         if futile && board - margin >= beta {
             return board;
         }
         let first = FirstTests {
             pv_node,
             futile,
+            improving,
             total,
             words,
             board,
@@ -1042,11 +1054,12 @@ impl<'a> Worker<'a> {
         let FirstTests {
             pv_node,
             futile,
+            improving,
             total,
             ref words,
             board,
         } = *first;
-        let margin = p::RFP_MARGIN * depth;
+        let margin = p::RFP_MARGIN * (depth - i32::from(p::IMPROVING_RFP && improving));
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
@@ -1205,7 +1218,8 @@ impl<'a> Worker<'a> {
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH && number >= p::LMR_MIN_MOVE && quiet {
-                    reduction = self.lmr.get(depth, number) - i32::from(pv_node);
+                    reduction = self.lmr.get(depth, number) - i32::from(pv_node)
+                        + i32::from(p::IMPROVING_LMR && !improving);
                     if self.killers[ply][0] == Some(mv) || self.killers[ply][1] == Some(mv) {
                         reduction -= 1;
                     }

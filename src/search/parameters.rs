@@ -65,6 +65,11 @@ pub mod search {
     /// History is kept per hole and per number of stones in it (below 32), not per hole only:
     /// the count decides where the sowing lands.
     pub const HISTORY_BY_COUNT: bool = false;
+    /// Reverse futility's margin counts one ply less at a node whose board score is above
+    /// the one two plies before.
+    pub const IMPROVING_RFP: bool = true;
+    /// Late moves are reduced one ply more at a node whose board score is not improving.
+    pub const IMPROVING_LMR: bool = true;
     /// Nodes at least this deep with no table move are searched one ply shallower (internal
     /// iterative reduction; 0 turns it off).
     pub const IIR_MIN_DEPTH: i32 = 4;
