@@ -747,11 +747,14 @@ impl<'a> Worker<'a> {
     }
 
     /// The history bucket of a move: by hole, and by the stones in it when
-    /// [`p::HISTORY_BY_COUNT`] is on.
+    /// [`p::HISTORY_BY_COUNT`] is on. Mangala IV's pass (hole 16, no hole of the row) has
+    /// bucket 0.
     #[inline(always)]
     fn history_bucket(pos: &Position, side: Side, hole: usize) -> usize {
         if p::HISTORY_BY_COUNT {
-            usize::from(pos.row(side)[hole - 1]).min(HISTORY_COUNT_BUCKETS - 1)
+            pos.row(side).get(hole - 1).map_or(0, |&stones| {
+                usize::from(stones).min(HISTORY_COUNT_BUCKETS - 1)
+            })
         } else {
             0
         }

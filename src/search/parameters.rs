@@ -64,7 +64,7 @@ pub mod search {
     pub const HISTORY_MALUS: bool = false;
     /// History is kept per hole and per number of stones in it (below 32), not per hole only:
     /// the count decides where the sowing lands.
-    pub const HISTORY_BY_COUNT: bool = false;
+    pub const HISTORY_BY_COUNT: bool = true;
     /// Reverse futility's margin counts one ply less at a node whose board score is above
     /// the one two plies before.
     pub const IMPROVING_RFP: bool = true;
