@@ -443,7 +443,7 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// The board score of each node on the path, for [`improving`](Self::improving);
+    /// The board score of each node on the path, for [`FirstTests::improving`];
     /// [`NO_EVAL`] at the root.
     board_scores: [i32; MAX_PLY + 1],
     history: [[[i32; HISTORY_BUCKETS]; 17]; 2],
