@@ -517,6 +517,8 @@ struct FirstTests {
     futile: bool,
     /// Whether the board score is above the one two plies before (the same side to move).
     improving: bool,
+    /// The reverse futility margin.
+    margin: i32,
     /// The kazan total.
     total: u32,
     /// The hole counts ([`ordering::ring_words`]).
@@ -1030,6 +1032,7 @@ impl<'a> Worker<'a> {
             pv_node,
             futile,
             improving,
+            margin,
             total,
             words,
             board,
@@ -1058,11 +1061,11 @@ impl<'a> Worker<'a> {
             pv_node,
             futile,
             improving,
+            margin,
             total,
             ref words,
             board,
         } = *first;
-        let margin = p::RFP_MARGIN * (depth - i32::from(p::IMPROVING_RFP && improving));
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
