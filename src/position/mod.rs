@@ -299,6 +299,15 @@ impl Position {
         &self.holes[..2 * N]
     }
 
+    /// The kazans, tuzdiks and side to move packed in one word: with the ring, the whole
+    /// position (for hashes that need no key tables).
+    #[inline(always)]
+    pub(crate) fn packed_state(&self) -> u64 {
+        u64::from(u16::from_le_bytes(self.kazans))
+            | u64::from(u16::from_le_bytes(self.tuzdiks)) << 16
+            | (self.side as u64) << 32
+    }
+
     /// One side's row in its own numbering (hole 1 first).
     #[inline(always)]
     pub fn row(&self, side: Side) -> &[u8] {
