@@ -552,8 +552,8 @@ struct Worker<'a> {
     /// [`NO_EVAL`] at the root.
     board_scores: [i32; MAX_PLY + 1],
     history: [[[i32; HISTORY_BUCKETS]; 17]; 2],
-    /// Keys and kazan totals of the game since its last capture and of the search path;
-    /// `path[base + ply]` is the node at `ply`.
+    /// Hashes ([`hash_n`]) and kazan totals of the game since its last capture and of the
+    /// search path; `path[base + ply]` is the node at `ply`.
     path: Vec<(u64, u32)>,
     base: usize,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -568,16 +568,15 @@ struct Worker<'a> {
     superseded: bool,
 }
 
-/// A position to search with what its parent worked out for it: its legal moves, and its key
+/// A position to search with what its parent worked out for it: its legal moves, and its hash
 /// when the parent needed it (see [`Worker::negamax`]).
 #[derive(Clone, Copy)]
 struct Node {
     pos: Position,
     /// `pos.legal_mask()`.
     moves: u16,
-    key: Option<u64>,
-    /// The position's place in the table ([`place_n`]), when the parent worked it out.
-    place: Option<u64>,
+    /// [`hash_n`] of the position, when the parent worked it out.
+    hash: Option<u64>,
 }
 
 impl Node {
@@ -586,8 +585,7 @@ impl Node {
         Node {
             pos: *pos,
             moves: pos.legal_mask(),
-            key: Some(pos.key()),
-            place: None,
+            hash: Some(position_hash(pos)),
         }
     }
 }
@@ -610,14 +608,16 @@ fn scan_n<const N: usize, const MANGALA: bool>(pos: &Position, moves: u16, words
     Scan::with_words_n::<N, MANGALA>(pos, moves, words)
 }
 
-/// A position's place in the transposition table (see [`TranspositionTable::probe`]): a
-/// hash of its hole counts and packed state that needs no key tables, a dozen instructions
-/// on words already in registers after a make, so that a parent fetches each child's bucket
-/// as soon as the child is made, long before the child's own tests decide whether it reads
-/// it (the table is far larger than the caches, and nearly every probe of a new position
-/// misses them).
+/// The search's hash of a position of row length `N`: its hole counts and packed kazans,
+/// tuzdiks and side mixed by multiplies, a dozen instructions on words a make leaves in
+/// registers (the Zobrist key takes a table load per hole). It picks the position's table
+/// bucket (its place, see [`TranspositionTable::probe`]), recognises its entry there and finds
+/// repetitions. A parent works it out for each child as soon as the child is made and
+/// fetches the child's bucket at once, long before the child's own tests decide whether it
+/// reads it: the table is far larger than the caches, and nearly every probe of a new
+/// position misses them.
 #[inline(always)]
-fn place_n<const N: usize>(pos: &Position) -> u64 {
+fn hash_n<const N: usize>(pos: &Position) -> u64 {
     let [low, high, rest] = ordering::ring_words_n::<N>(pos);
     let mixed = low.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ high.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(23)
@@ -627,15 +627,9 @@ fn place_n<const N: usize>(pos: &Position) -> u64 {
     (mixed ^ mixed >> 29).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
-/// [`place_n`] for any variant.
-fn place(pos: &Position) -> u64 {
-    with_search_rows!(pos.variant(), N, _M => place_n::<N>(pos))
-}
-
-/// [`Position::compute_key`] for row length `N`, kept out of line.
-#[inline(never)]
-fn key_n<const N: usize>(pos: &Position) -> u64 {
-    pos.compute_key_n::<N>()
+/// [`hash_n`] for any variant.
+fn position_hash(pos: &Position) -> u64 {
+    with_search_rows!(pos.variant(), N, _M => hash_n::<N>(pos))
 }
 
 /// What [`Worker::negamax`]'s first tests worked out for the search of a node's moves.
@@ -714,7 +708,7 @@ impl<'a> Worker<'a> {
             .map_or(0, |i| i + 1);
         let mut path: Vec<(u64, u32)> = positions[first..]
             .iter()
-            .map(|pos| (pos.key(), kazan_total(pos)))
+            .map(|pos| (position_hash(pos), kazan_total(pos)))
             .collect();
         let base = path.len() - 1;
         path.resize(base + MAX_PLY + 2, (0, 0));
@@ -855,7 +849,7 @@ impl<'a> Worker<'a> {
 
     /// Whether the node at `ply`, with kazan total `total`, may repeat an earlier position:
     /// only positions with the same kazans can, and those come in an unbroken run just
-    /// before it, so a kazan change two plies back rules it out without the key.
+    /// before it, so a kazan change two plies back rules it out without the hash.
     #[inline(always)]
     fn may_repeat(&self, ply: usize, total: u32) -> bool {
         let here = self.base + ply;
@@ -863,7 +857,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether the node at `ply` repeats an earlier position (rule 3c).
-    fn is_repetition(&self, ply: usize, key: u64, total: u32) -> bool {
+    fn is_repetition(&self, ply: usize, hash: u64, total: u32) -> bool {
         let mut index = self.base + ply;
         while index >= 2 {
             index -= 2;
@@ -871,7 +865,7 @@ impl<'a> Worker<'a> {
             if earlier_total != total {
                 return false;
             }
-            if earlier == key {
+            if earlier == hash {
                 return true;
             }
         }
@@ -1058,8 +1052,7 @@ impl<'a> Worker<'a> {
         let Node {
             ref pos,
             moves,
-            key,
-            ..
+            hash,
         } = *node;
         if moves == 0 {
             // Counted as every node is, so that a node limit stays exact.
@@ -1067,8 +1060,8 @@ impl<'a> Worker<'a> {
             return Some(terminal_score(pos, ply));
         }
         let repeated = self.may_repeat(ply, total) && {
-            let key = key.unwrap_or_else(|| pos.compute_key());
-            self.is_repetition(ply, key, total)
+            let hash = hash.unwrap_or_else(|| position_hash(pos));
+            self.is_repetition(ply, hash, total)
         };
         if repeated {
             self.tick();
@@ -1085,8 +1078,8 @@ impl<'a> Worker<'a> {
         None
     }
 
-    /// The main search. The node's key may be left out (`None`) at depth 0, where it is
-    /// needed only for a repetition check that the kazans do not rule out already.
+    /// The main search. The node's hash may be left out (`None`): it is worked out here when
+    /// a repetition check that the kazans do not rule out or the table needs it.
     ///
     /// Most nodes end within the first few tests, on their evaluation alone: those tests are
     /// inlined into the callers, and the search of the moves is a function of its own
@@ -1164,8 +1157,7 @@ impl<'a> Worker<'a> {
         let Node {
             ref pos,
             moves,
-            key,
-            place,
+            hash,
         } = *node;
         let FirstTests {
             pv_node,
@@ -1180,16 +1172,15 @@ impl<'a> Worker<'a> {
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
         let tt = self.shared.tt;
-        // A place the parent did not work out (it fetches its children's buckets only where
-        // they read the table) is worked out now, and its bucket fetched while the key is.
-        let place = place.unwrap_or_else(|| {
-            let place = place_n::<N>(pos);
+        // A hash the parent did not work out (it fetches its children's buckets only where
+        // they read the table) is worked out now, and its bucket fetched during the scan.
+        let hash = hash.unwrap_or_else(|| {
+            let hash = hash_n::<N>(pos);
             if use_table {
-                tt.prefetch(place);
+                tt.prefetch(hash);
             }
-            place
+            hash
         });
-        let key = key.unwrap_or_else(|| key_n::<N>(pos));
         // The moves are scanned only when something reads the scan: the full evaluation here
         // for a futile node, else the move order, made after the table's cutoff and its move.
         let scan_moves = || scan_n::<N, MANGALA>(pos, moves, words);
@@ -1201,10 +1192,10 @@ impl<'a> Worker<'a> {
             }
         }
         // The path up to here, for the repetition checks of the nodes below.
-        self.path[self.base + ply] = (key, total);
+        self.path[self.base + ply] = (hash, total);
 
         let hit = if use_table {
-            tt.probe(place, key)
+            tt.probe(hash, hash)
         } else {
             None
         };
@@ -1239,25 +1230,23 @@ impl<'a> Worker<'a> {
         let mover = pos.side_to_move();
         let kazan_before = pos.kazan(mover);
         // Children that may read their entries get their buckets fetched as soon as they are
-        // made. Children at depth 0 get their keys only if their repetition check needs them.
+        // made. Children at depth 0 get their hashes only if their repetition check needs
+        // them.
         let prefetch = depth >= 3;
-        let eager_key = depth - 1 > p::RFP_MAX_DEPTH || (pv_node && depth >= 2);
         let make = |slot: &mut Node, offset: usize| {
             slot.pos = *pos;
             slot.moves = make_child::<N, MANGALA>(&mut slot.pos, offset);
-            slot.place = prefetch.then(|| place_n::<N>(&slot.pos));
-            if let Some(place) = slot.place {
-                tt.prefetch(place);
+            slot.hash = prefetch.then(|| hash_n::<N>(&slot.pos));
+            if let Some(hash) = slot.hash {
+                tt.prefetch(hash);
             }
-            slot.key = eager_key.then(|| key_n::<N>(&slot.pos));
         };
         // The child being searched, made in place: copying a position just written field by
         // field would stall on store forwarding.
         let mut child = Node {
             pos: *pos,
             moves: 0,
-            key: None,
-            place: None,
+            hash: None,
         };
         // The moves after the table's, ordered once the table's move has been searched: a
         // cutoff saves ordering them, and its subtree changes the history.
@@ -1327,12 +1316,12 @@ impl<'a> Worker<'a> {
                 }
             }
             if let Some(busy) = busy {
-                if index > 0 && !put_off_before && busy.is_busy(key, hole) {
+                if index > 0 && !put_off_before && busy.is_busy(hash, hole) {
                     deferred[deferred_count] = (hole, index as u8);
                     deferred_count += 1;
                     continue;
                 }
-                busy.enter(key, hole);
+                busy.enter(hash, hole);
             }
             let mut score;
             if index == 0 {
@@ -1364,7 +1353,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if let Some(busy) = busy {
-                busy.leave(key, hole);
+                busy.leave(hash, hole);
             }
             index += 1;
             if self.stopped {
@@ -1409,8 +1398,8 @@ impl<'a> Worker<'a> {
         };
         if use_table {
             self.shared.tt.store(
-                place,
-                key,
+                hash,
+                hash,
                 score_to_tt(best, ply),
                 board.clamp(-INFINITY, INFINITY) as i16,
                 best_move,
@@ -1881,7 +1870,8 @@ pub fn search(
         let best = worker.root_moves[0].mv;
         let ponder = worker.root_moves[0].pv.get(1).copied().or_else(|| {
             let child = worker.root_moves[0].child;
-            tt.probe(place(&child), child.key())
+            let hash = position_hash(&child);
+            tt.probe(hash, hash)
                 .and_then(|hit| hit.mv)
                 .filter(|&mv| child.is_legal(mv))
         });
@@ -1939,7 +1929,7 @@ fn wait_while_unbounded(limits: &Limits, control: &Control) {
 
 #[cfg(test)]
 mod tests {
-    use super::{HISTORY_BUCKETS, MoveList, MoveOrder, key_n, make_child, place, place_n, scan_n};
+    use super::{HISTORY_BUCKETS, MoveList, MoveOrder, hash_n, make_child, position_hash, scan_n};
     use crate::moves::Move;
     use crate::position::Position;
     use crate::search::{eval, ordering, ordering::with_search_rows};
@@ -1967,11 +1957,10 @@ mod tests {
             eval::board_score_n::<N>(pos, &words),
             eval::board_score(pos, &words)
         );
-        prop_assert_eq!(key_n::<N>(pos), pos.compute_key());
-        // The table place is a function of the position alone: the same for the position
+        // The search's hash is a function of the position alone: the same for the position
         // rebuilt from its string, whatever the make left outside the ring.
         let rebuilt = Position::parse_with(&pos.to_string(), pos.variant()).unwrap();
-        prop_assert_eq!(place_n::<N>(pos), place(&rebuilt), "{}", pos);
+        prop_assert_eq!(hash_n::<N>(pos), position_hash(&rebuilt), "{}", pos);
         let moves = pos.legal_mask();
         let ours = scan_n::<N, MANGALA>(pos, moves, &words);
         let theirs = ordering::Scan::with_words(pos, moves, &words);
@@ -1989,11 +1978,11 @@ mod tests {
         Ok(())
     }
 
-    /// The table places of the distinct positions of the first plies spread evenly over a
-    /// table's buckets (its top bits pick the bucket), in every family: none gets three
-    /// times its share.
+    /// The search's hashes of the distinct positions of the first plies spread evenly over a
+    /// table's buckets (their top bits pick the bucket) and never collide, in every family:
+    /// no bucket gets three times its share.
     #[test]
-    fn table_places_spread_over_the_buckets() {
+    fn search_hashes_spread_over_the_buckets_without_collisions() {
         // Mangala IV's leftmost rule leaves one move a turn: its free choice spreads.
         let specs = SPECS.map(|spec| match spec {
             "mangala4" => "mangala4 mangala=free-choice",
@@ -2024,8 +2013,11 @@ mod tests {
             let positions = frontier;
             let buckets = 64;
             let mut counts = vec![0usize; buckets];
+            let mut hashes = std::collections::HashSet::new();
             for pos in &positions {
-                counts[(place(pos) >> 58) as usize] += 1;
+                let hash = position_hash(pos);
+                assert!(hashes.insert(hash), "{spec}: {pos} collides");
+                counts[(hash >> 58) as usize] += 1;
             }
             let share = positions.len() / buckets;
             assert!(share >= 20, "{spec}: only {} positions", positions.len());
