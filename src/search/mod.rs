@@ -548,6 +548,9 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The table move left out at each ply while a singular extension's verification search
+    /// looks at the other moves.
+    excluded: [Option<u8>; MAX_PLY + 1],
     /// The board score of each node on the path, for [`FirstTests::improving`];
     /// [`NO_EVAL`] at the root.
     board_scores: [i32; MAX_PLY + 1],
@@ -723,6 +726,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
             board_scores: [NO_EVAL; MAX_PLY + 1],
             history: [[[0; HISTORY_BUCKETS]; 17]; 2],
             path,
@@ -1194,7 +1198,8 @@ impl<'a> Worker<'a> {
         // The path up to here, for the repetition checks of the nodes below.
         self.path[self.base + ply] = (hash, total);
 
-        let hit = if use_table {
+        let excluded = self.excluded[ply];
+        let hit = if use_table && excluded.is_none() {
             tt.probe(hash, hash)
         } else {
             None
@@ -1215,6 +1220,49 @@ impl<'a> Worker<'a> {
             };
             if usable {
                 return score;
+            }
+        }
+
+        // Singular extension: a table move that beats every other move by a margin (a
+        // null-window search of the others, at half depth, fails low below its score less
+        // the margin) is searched one ply deeper. When the others reach even that bound
+        // and it is at least beta, the node fails high at once (multi-cut).
+        let mut singular = None;
+        if p::SINGULAR_MIN_DEPTH > 0
+            && depth >= p::SINGULAR_MIN_DEPTH
+            && excluded.is_none()
+            && ply < 2 * self.depth as usize
+            && let (Some(hit), Some(hole)) = (hit, tt_hole)
+            && hit.bound != Bound::Upper
+            && i32::from(hit.depth) >= depth - 3
+        {
+            let tt_score = score_from_tt(hit.score, ply);
+            if tt_score.abs() < MATE_BOUND {
+                let singular_beta = tt_score - p::SINGULAR_MARGIN * depth;
+                let others = FirstTests {
+                    pv_node: false,
+                    futile: false,
+                    ..*first
+                };
+                self.excluded[ply] = Some(hole);
+                let score = self.search_moves::<N, MANGALA>(
+                    node,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    &others,
+                );
+                self.excluded[ply] = None;
+                self.pv_len[ply] = ply;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = Some(hole);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
             }
         }
 
@@ -1273,7 +1321,7 @@ impl<'a> Worker<'a> {
             } else {
                 let list = rest.get_or_insert_with(|| {
                     let scan = scan.get_or_insert_with(scan_moves);
-                    self.ordered_moves::<N, MANGALA>(pos, scan, mover, ply, tt_hole)
+                    self.ordered_moves::<N, MANGALA>(pos, scan, mover, ply, tt_hole.or(excluded))
                 });
                 if let Some(offset) = list.get(next_in_rest) {
                     next_in_rest += 1;
@@ -1325,7 +1373,14 @@ impl<'a> Worker<'a> {
             }
             let mut score;
             if index == 0 {
-                score = -self.negamax::<N, MANGALA>(child, depth - 1, -beta, -alpha, ply + 1);
+                let extension = i32::from(singular == Some(hole));
+                score = -self.negamax::<N, MANGALA>(
+                    child,
+                    depth - 1 + extension,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                );
             } else {
                 let mut reduction = 0;
                 if depth >= p::LMR_MIN_DEPTH && number >= p::LMR_MIN_MOVE && quiet {
@@ -1396,7 +1451,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        if use_table {
+        if use_table && excluded.is_none() {
             self.shared.tt.store(
                 hash,
                 hash,
