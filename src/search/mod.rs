@@ -1226,8 +1226,10 @@ impl<'a> Worker<'a> {
         // Singular extension: a table move that beats every other move by a margin (a
         // null-window search of the others, at half depth, fails low below its score less
         // the margin) is searched one ply deeper. When the others reach even that bound
-        // and it is at least beta, the node fails high at once (multi-cut).
-        let mut singular = None;
+        // and it is at least beta, the node fails high at once (multi-cut); when only the
+        // table's score is at least beta, the table move is searched one ply shallower (other
+        // moves are likely to cut as well).
+        let mut tt_extension = 0;
         if p::SINGULAR_MIN_DEPTH > 0
             && depth >= p::SINGULAR_MIN_DEPTH
             && excluded.is_none()
@@ -1259,9 +1261,11 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if score < singular_beta {
-                    singular = Some(hole);
+                    tt_extension = 1;
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if tt_score >= beta {
+                    tt_extension = -1;
                 }
             }
         }
@@ -1373,7 +1377,11 @@ impl<'a> Worker<'a> {
             }
             let mut score;
             if index == 0 {
-                let extension = i32::from(singular == Some(hole));
+                let extension = if Some(hole) == tt_hole {
+                    tt_extension
+                } else {
+                    0
+                };
                 score = -self.negamax::<N, MANGALA>(
                     child,
                     depth - 1 + extension,
