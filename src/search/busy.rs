@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Slots in the table: a power of two, far more than the deep nodes on a few threads' paths.
 const SLOTS: usize = 1 << 13;
 
-/// Odd constants that spread the holes' tags across the key space.
+/// Odd constants that spread the holes' tags across the hash space.
 const HOLE_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The moves in progress, shared by every thread of a search.
@@ -37,13 +37,13 @@ impl BusyMoves {
         }
     }
 
-    /// The tag of playing `hole` in the position with Zobrist key `key` (never 0).
+    /// The tag of playing `hole` in the position with search hash `key` (never 0).
     #[inline(always)]
     fn tag(key: u64, hole: u8) -> u64 {
         (key ^ u64::from(hole).wrapping_mul(HOLE_MIX)) | 1
     }
 
-    /// The slot of a tag, from its top bits (the transposition table indexes by the low bits).
+    /// The slot of a tag, from its top bits.
     #[inline(always)]
     fn slot(&self, tag: u64) -> &AtomicU64 {
         &self.slots[(tag >> 51) as usize & (SLOTS - 1)]
