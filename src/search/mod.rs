@@ -323,6 +323,17 @@ const HISTORY_BUCKETS: usize = if p::HISTORY_BY_COUNT {
     1
 };
 
+/// The history bucket of a move whose hole holds `stones`: by the count (below
+/// [`HISTORY_COUNT_BUCKETS`]) when [`p::HISTORY_BY_COUNT`] is on, else 0.
+#[inline(always)]
+fn history_bucket_of(stones: u8) -> usize {
+    if p::HISTORY_BY_COUNT {
+        usize::from(stones).min(HISTORY_COUNT_BUCKETS - 1)
+    } else {
+        0
+    }
+}
+
 /// Late-move reductions by depth and move number: about ln(depth) * ln(number) / divisor.
 struct LmrTable([[i32; 16]; 64]);
 
@@ -469,11 +480,7 @@ impl MoveOrder<'_> {
         let row = &pos.ring_n::<N>()[side.index() * N..][..N];
         let mut entries = [i32::MIN; 9];
         for offset in 0..N {
-            let bucket = if p::HISTORY_BY_COUNT {
-                usize::from(row[offset]).min(HISTORY_BUCKETS - 1)
-            } else {
-                0
-            };
+            let bucket = history_bucket_of(row[offset]);
             let lane = |bits: u32| (bits >> offset) & 1 != 0;
             let mut key = self.history[offset + 1][bucket];
             key = if lane(second_killer) {
@@ -881,13 +888,9 @@ impl<'a> Worker<'a> {
     /// bucket 0.
     #[inline(always)]
     fn history_bucket(pos: &Position, side: Side, hole: usize) -> usize {
-        if p::HISTORY_BY_COUNT {
-            pos.row(side).get(hole - 1).map_or(0, |&stones| {
-                usize::from(stones).min(HISTORY_COUNT_BUCKETS - 1)
-            })
-        } else {
-            0
-        }
+        pos.row(side)
+            .get(hole - 1)
+            .map_or(0, |&stones| history_bucket_of(stones))
     }
 
     /// The moves of a node other than `skip`, best first: predicted captures by size, then
