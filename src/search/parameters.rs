@@ -76,7 +76,7 @@ pub mod search {
     /// Singular extensions from this depth (0 turns them off).
     pub const SINGULAR_MIN_DEPTH: i32 = 8;
     /// A table move is singular when the other moves stay this much per ply below its score.
-    pub const SINGULAR_MARGIN: i32 = 32;
+    pub const SINGULAR_MARGIN: i32 = 20;
     /// Quiescence search stops following captures this many plies below the horizon.
     pub const QUIESCENCE_MAX_PLY: i32 = 12;
     /// How many plies deeper than the main thread's iteration helper thread `i` (from 1)
