@@ -620,9 +620,8 @@ fn scan_n<const N: usize, const MANGALA: bool>(pos: &Position, moves: u16, words
 
 /// The search's hash of a position of row length `N`: its hole counts and packed kazans,
 /// tuzdiks and side mixed by multiplies, a dozen instructions on words a make leaves in
-/// registers (the Zobrist key takes a table load per hole). It picks the position's table
-/// bucket (its place, see [`TranspositionTable::probe`]), recognises its entry there and finds
-/// repetitions. A parent works it out for each child as soon as the child is made and
+/// registers (the Zobrist key takes a table load per hole). It is the position's key in the
+/// table ([`TranspositionTable::probe`]) and finds repetitions. A parent works it out for each child as soon as the child is made and
 /// fetches the child's bucket at once, long before the child's own tests decide whether it
 /// reads it: the table is far larger than the caches, and nearly every probe of a new
 /// position misses them.
@@ -1203,7 +1202,7 @@ impl<'a> Worker<'a> {
 
         let excluded = self.excluded[ply];
         let hit = if use_table && excluded.is_none() {
-            tt.probe(hash, hash)
+            tt.probe(hash)
         } else {
             None
         };
@@ -1464,7 +1463,6 @@ impl<'a> Worker<'a> {
         };
         if use_table && excluded.is_none() {
             self.shared.tt.store(
-                hash,
                 hash,
                 score_to_tt(best, ply),
                 board.clamp(-INFINITY, INFINITY) as i16,
@@ -1936,8 +1934,7 @@ pub fn search(
         let best = worker.root_moves[0].mv;
         let ponder = worker.root_moves[0].pv.get(1).copied().or_else(|| {
             let child = worker.root_moves[0].child;
-            let hash = position_hash(&child);
-            tt.probe(hash, hash)
+            tt.probe(position_hash(&child))
                 .and_then(|hit| hit.mv)
                 .filter(|&mv| child.is_legal(mv))
         });

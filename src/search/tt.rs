@@ -17,11 +17,10 @@
 //! | 38-45 | depth | plies, 0..255 |
 //! | 46-51 | age   | the search generation that wrote it, modulo 64 |
 //!
-//! A position's bucket is picked by its *place*, a second hash of the position that the search
-//! works out from the hole counts alone (no key tables) right after making a move, so that the
-//! bucket is on its way into the cache long before the child reads it; the entry within is
-//! recognised by the Zobrist key as above. Any hash with well-mixed high bits serves as the
-//! place, as long as every probe, store and prefetch of a position uses the same one.
+//! The key is any 64-bit hash of the position with well-mixed high bits (they pick the
+//! bucket). The search uses one worked out from the hole counts alone (no key tables) right
+//! after making a move, so that the bucket is on its way into the cache long before the child
+//! reads it.
 //!
 //! Entries sit in buckets of two: the first is replaced only by a deeper or equally deep
 //! result or one from a newer search (depth-preferred), and what it held moves to the second;
@@ -169,35 +168,30 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, place: u64) -> &Bucket {
-        // Multiply-shift maps the place onto any table size without a division.
-        let index = ((u128::from(place) * self.buckets.len() as u128) >> 64) as usize;
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table size without a division.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
     }
 
-    /// Hints the processor to fetch the bucket of a position's place (see [`probe`]).
-    ///
-    /// [`probe`]: Self::probe
+    /// Hints the processor to fetch a key's bucket (as soon as the position is made).
     #[inline(always)]
-    pub fn prefetch(&self, place: u64) {
+    pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let pointer = self.bucket(place) as *const Bucket as *const i8;
+            let pointer = self.bucket(key) as *const Bucket as *const i8;
             // SAFETY: prefetching is a hint and never faults, even on a bad address; this one
             // points into the table anyway.
             unsafe { std::arch::x86_64::_mm_prefetch(pointer, std::arch::x86_64::_MM_HINT_T0) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = place;
+        let _ = key;
     }
 
-    /// Looks a position up by its key, in the bucket its place picks. A position's place is
-    /// any hash of it whose high bits are well mixed (the search uses one that needs no key,
-    /// so that a child's bucket can be fetched as soon as it is made); every probe, store and
-    /// prefetch of the position must use the same one.
+    /// Looks a position up.
     #[inline]
-    pub fn probe(&self, place: u64, key: u64) -> Option<Hit> {
-        for entry in &self.bucket(place).entries {
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        for entry in &self.bucket(key).entries {
             let data = entry.data.load(Ordering::Relaxed);
             let check = entry.check.load(Ordering::Relaxed);
             if check ^ data == key {
@@ -209,10 +203,8 @@ impl TranspositionTable {
 
     /// Stores a result. A missing move keeps the one already stored for the same position.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
-        place: u64,
         key: u64,
         score: i16,
         eval: i16,
@@ -221,7 +213,7 @@ impl TranspositionTable {
         depth: u8,
     ) {
         let age = self.age.load(Ordering::Relaxed);
-        let bucket = self.bucket(place);
+        let bucket = self.bucket(key);
         let [first, second] = &bucket.entries;
         let first_data = first.data.load(Ordering::Relaxed);
         let first_key = first.check.load(Ordering::Relaxed) ^ first_data;
@@ -280,32 +272,32 @@ mod tests {
     #[test]
     fn stores_and_finds() {
         let tt = TranspositionTable::new(1);
-        assert_eq!(tt.probe(42, 42), None);
-        tt.store(42, 42, -1234, 77, Some(Move::hole(7)), Bound::Lower, 12);
-        let hit = tt.probe(42, 42).unwrap();
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, -1234, 77, Some(Move::hole(7)), Bound::Lower, 12);
+        let hit = tt.probe(42).unwrap();
         assert_eq!(hit.score, -1234);
         assert_eq!(hit.eval, 77);
         assert_eq!(hit.mv, Some(Move::hole(7)));
         assert_eq!(hit.bound, Bound::Lower);
         assert_eq!(hit.depth, 12);
-        assert_eq!(tt.probe(43, 43), None);
+        assert_eq!(tt.probe(43), None);
     }
 
     #[test]
     fn a_store_without_a_move_keeps_the_old_move() {
         let tt = TranspositionTable::new(1);
-        tt.store(9, 9, 5, 5, Some(Move::hole(3)), Bound::Exact, 4);
-        tt.store(9, 9, 6, 5, None, Bound::Upper, 5);
-        assert_eq!(tt.probe(9, 9).unwrap().mv, Some(Move::hole(3)));
+        tt.store(9, 5, 5, Some(Move::hole(3)), Bound::Exact, 4);
+        tt.store(9, 6, 5, None, Bound::Upper, 5);
+        assert_eq!(tt.probe(9).unwrap().mv, Some(Move::hole(3)));
     }
 
     #[test]
     fn torn_entries_read_as_misses() {
         let tt = TranspositionTable::new(1);
-        tt.store(1000, 1000, 5, 5, Some(Move::hole(3)), Bound::Exact, 4);
+        tt.store(1000, 5, 5, Some(Move::hole(3)), Bound::Exact, 4);
         let entry = &tt.bucket(1000).entries[0];
         entry.data.fetch_xor(1 << 20, Ordering::Relaxed);
-        assert_eq!(tt.probe(1000, 1000), None);
+        assert_eq!(tt.probe(1000), None);
     }
 
     #[test]
@@ -314,7 +306,6 @@ mod tests {
         assert_eq!(tt.hashfull(), 0);
         for key in 0..100_000u64 {
             tt.store(
-                key.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 key.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 1,
                 1,
@@ -339,14 +330,13 @@ mod tests {
                         let key = (i * 2 + t).wrapping_mul(0xD6E8_FEB8_6659_FD93);
                         tt.store(
                             key,
-                            key,
                             (i % 1000) as i16,
                             0,
                             Some(Move::hole(1 + (i % 9) as u8)),
                             Bound::Exact,
                             3,
                         );
-                        if let Some(hit) = tt.probe(key, key) {
+                        if let Some(hit) = tt.probe(key) {
                             assert_eq!(hit.score, (i % 1000) as i16);
                         }
                     }
