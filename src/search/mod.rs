@@ -621,10 +621,10 @@ fn scan_n<const N: usize, const MANGALA: bool>(pos: &Position, moves: u16, words
 /// The search's hash of a position of row length `N`: its hole counts and packed kazans,
 /// tuzdiks and side mixed by multiplies, a dozen instructions on words a make leaves in
 /// registers (the Zobrist key takes a table load per hole). It is the position's key in the
-/// table ([`TranspositionTable::probe`]) and finds repetitions. A parent works it out for each child as soon as the child is made and
-/// fetches the child's bucket at once, long before the child's own tests decide whether it
-/// reads it: the table is far larger than the caches, and nearly every probe of a new
-/// position misses them.
+/// table ([`TranspositionTable::probe`]) and finds repetitions. A parent works it out for
+/// each child as soon as the child is made and fetches the child's bucket at once, long
+/// before the child's own tests decide whether it reads it: the table is far larger than the
+/// caches, and nearly every probe of a new position misses them.
 #[inline(always)]
 fn hash_n<const N: usize>(pos: &Position) -> u64 {
     let [low, high, rest] = ordering::ring_words_n::<N>(pos);

@@ -188,7 +188,7 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Looks a position up.
+    /// Looks a position up by its key (any well-mixed 64-bit hash; see the module docs).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         for entry in &self.bucket(key).entries {
