@@ -1662,7 +1662,8 @@ impl Worker<'_> {
     }
 
     /// One iteration: every principal variation, each in aspiration windows widened until
-    /// the score falls inside.
+    /// the score falls inside (a helper's [`p::HELPER_ASPIRATION_FACTOR`] times wider from
+    /// the start).
     fn search_iteration(
         &mut self,
         depth: u32,
@@ -1672,7 +1673,11 @@ impl Worker<'_> {
     ) {
         for pv_index in 0..multipv {
             let previous = self.root_moves[pv_index].score;
-            let mut window = p::ASPIRATION_WINDOW;
+            let mut window = if self.id == 0 {
+                p::ASPIRATION_WINDOW
+            } else {
+                p::ASPIRATION_WINDOW * p::HELPER_ASPIRATION_FACTOR
+            };
             let (mut alpha, mut beta) =
                 if depth as i32 >= p::ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
                     (previous - window, previous + window)

@@ -80,9 +80,16 @@ pub mod search {
     /// Quiescence search stops following captures this many plies below the horizon.
     pub const QUIESCENCE_MAX_PLY: i32 = 12;
     /// How many plies deeper than the main thread's iteration helper thread `i` (from 1)
-    /// starts its next one: `HELPER_LEAD[(i - 1) % len]`. A helper one ply ahead fills the
-    /// table with the entries the main thread's next iteration needs.
-    pub const HELPER_LEAD: [u32; 2] = [1, 0];
+    /// starts its next one: `HELPER_LEAD[(i - 1) % len]`. A helper ahead fills the table with
+    /// the entries the main thread's next iterations need, and completes iterations the main
+    /// thread then takes over.
+    pub const HELPER_LEAD: [u32; 2] = [2, 0];
+    /// Helper threads open their aspiration windows this many times wider than the main
+    /// thread. Root scores here swing by a few stones from one iteration to the next, so the
+    /// main thread's narrow window fails several times an iteration; a helper that rarely
+    /// re-searches completes its iterations sooner, for the main thread to take over, and
+    /// searches a tree of its own rather than a copy of the main thread's.
+    pub const HELPER_ASPIRATION_FACTOR: i32 = 8;
     /// With several threads, nodes at least this deep search a move another thread is
     /// searching only after their other moves (ABDADA-style deferral; see `search/busy.rs`).
     pub const DEFER_MIN_DEPTH: i32 = 7;
