@@ -19,7 +19,12 @@ import subprocess
 import sys
 
 ARGS = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
+OPTIONS = [arg for arg in sys.argv[1:] if arg.startswith("--")]
+if any(option != "--all" for option in OPTIONS) or len(ARGS) > 2:
+    sys.exit(f"usage: {sys.argv[0]} [ENGINE[,ENGINE...]] [ROUNDS] [--all]")
 ENGINES = (ARGS[0] if ARGS else "target/release/tuzdik").split(",")
+if len(ARGS) > 1 and not ARGS[1].isdigit():
+    sys.exit(f"ROUNDS must be a whole number, not {ARGS[1]!r}")
 ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 3
 POSITIONS = [
     ("start", "position startpos", 20),
@@ -28,7 +33,7 @@ POSITIONS = [
     ("mid 6", "position fen 1,13,1,6,1,14,2,13,13/13,2,X,11,11,1,4,14,13 15 14 w 1", 20),
     ("mid 7", "position fen 11,11,2,1,13,1,12,2,12/12,12,12,11,11,0,1,10,2 12 14 b 1", 20),
 ]
-if "--all" in sys.argv[1:]:
+if "--all" in OPTIONS:
     POSITIONS += [
         ("line 2", "position fen 9,9,9,9,1,10,10,10,10/10,10,10,0,9,9,9,9,9 10 0 b 1", 20),
         ("line 5", "position fen 1,1,X,13,6,3,17,2,7/24,1,3,4,4,2,16,X,1 38 19 w 1", 20),
