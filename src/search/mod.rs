@@ -1342,10 +1342,12 @@ impl<'a> Worker<'a> {
                     break;
                 }
             };
-            let prunable = index > 0 && !pv_node && best > -MATE_BOUND;
+            // Bitwise rather than short-circuit: each test alone is a coin toss to the branch
+            // predictor, their conjunction seldom holds.
+            let prunable = (index > 0) & !pv_node & (best > -MATE_BOUND);
             let late = prunable
-                && depth <= p::LMP_MAX_DEPTH
-                && index >= p::LMP_BASE + (depth * depth) as usize;
+                & (depth <= p::LMP_MAX_DEPTH)
+                & (index >= p::LMP_BASE + (depth * depth) as usize);
             // A late move the scan predicts to be quiet is pruned before it is made.
             if late
                 && scan
@@ -1359,7 +1361,7 @@ impl<'a> Worker<'a> {
             let child = &child;
             let mv = Move::from_mask_bit(u32::from(hole) - 1);
             let quiet = child.pos.kazan(mover) == kazan_before;
-            if prunable && quiet {
+            if prunable & quiet {
                 let futile = depth <= p::FUTILITY_MAX_DEPTH && {
                     let scan = scan.get_or_insert_with(scan_moves);
                     board + eval::threat_score(scan) + p::FUTILITY_MARGIN * depth <= alpha
