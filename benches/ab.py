@@ -29,10 +29,11 @@ def bench(engine):
 
 def main():
     args = sys.argv[1:]
-    if len(args) not in (2, 3) or (len(args) == 3 and not args[2].isdigit()):
+    pairs_given = len(args) == 3
+    if len(args) not in (2, 3) or (pairs_given and not (args[2].isdigit() and int(args[2]) > 0)):
         sys.exit(f"usage: {sys.argv[0]} OLD NEW [PAIRS]")
     old, new = args[0], args[1]
-    pairs = int(args[2]) if len(args) == 3 else 20
+    pairs = int(args[2]) if pairs_given else 20
     engines = (old, new)
     speeds = ([], [])
     ratios = []
