@@ -92,7 +92,9 @@ pub mod search {
     pub const HELPER_ASPIRATION_FACTOR: i32 = 8;
     /// With several threads, nodes at least this deep search a move another thread is
     /// searching only after their other moves (ABDADA-style deferral; see `search/busy.rs`).
-    pub const DEFER_MIN_DEPTH: i32 = 7;
+    /// With helpers that open wide windows and run ahead, a put-off move is worth waiting for
+    /// only in large subtrees.
+    pub const DEFER_MIN_DEPTH: i32 = 10;
     /// Per-ply history bonus is depth squared, capped here.
     pub const HISTORY_MAX: i32 = 1 << 14;
 }
