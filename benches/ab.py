@@ -10,21 +10,9 @@ builds must search the same tree: a different bench node count is refused, since
 second of different trees compare nothing.
 """
 import statistics
-import subprocess
 import sys
 
-
-def bench(engine):
-    """The (nodes, nps) of the last line of `engine bench`."""
-    try:
-        done = subprocess.run([engine, "bench"], capture_output=True, text=True)
-    except OSError as error:
-        sys.exit(f"cannot run {engine}: {error}")
-    lines = done.stdout.strip().splitlines()
-    fields = lines[-1].split() if lines else []
-    if done.returncode != 0 or len(fields) != 4 or fields[1] != "nodes":
-        sys.exit(f"{engine} bench failed (exit {done.returncode}): {lines[-1:] or done.stderr}")
-    return int(fields[0]), int(fields[2])
+from bench_line import bench_nodes_per_second
 
 
 def main():
@@ -42,7 +30,7 @@ def main():
         order = (0, 1) if pair % 2 == 0 else (1, 0)
         nodes = [0, 0]
         for index in order:
-            nodes[index], nps = bench(engines[index])
+            nodes[index], nps = bench_nodes_per_second(engines[index])
             speeds[index].append(nps)
         if nodes[0] != nodes[1]:
             sys.exit(f"different trees: {old} {nodes[0]} nodes, {new} {nodes[1]} nodes")

@@ -10,27 +10,19 @@ the machine gives at that moment: the ratio says how close the search comes to t
 and it moves far less with the machine's spells than either speed does.
 """
 import statistics
-import subprocess
 import sys
+
+from bench_line import bench_nodes_per_second
 
 ENGINE = sys.argv[1] if len(sys.argv) > 1 else "target/release/tuzdik"
 PAIRS = int(sys.argv[2]) if len(sys.argv) > 2 else 15
 
 
-def nodes_per_second(*args):
-    """The `<N> nodes <M> nps` last line of a bench run, as (N, M)."""
-    out = subprocess.run([ENGINE, "bench", *args], capture_output=True, text=True, check=True)
-    words = out.stdout.split()
-    if len(words) != 4 or words[1] != "nodes" or words[3] != "nps":
-        sys.exit(f"unexpected bench output: {out.stdout!r}")
-    return int(words[0]), int(words[2])
-
-
 def main():
     search, bare, ratios = [], [], []
     for pair in range(PAIRS):
-        nodes, nps = nodes_per_second()
-        bare_nodes, bare_nps = nodes_per_second("--bare")
+        nodes, nps = bench_nodes_per_second(ENGINE)
+        bare_nodes, bare_nps = bench_nodes_per_second(ENGINE, "--bare")
         search.append(nps)
         bare.append(bare_nps)
         ratios.append(nps / bare_nps)
