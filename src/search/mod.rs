@@ -1145,13 +1145,21 @@ impl<'a> Worker<'a> {
             words,
             board,
         };
-        self.search_moves::<N, MANGALA>(node, depth, alpha, beta, ply, &first)
+        // Frontier nodes get a search of their own, compiled for depth 1: their children are
+        // all quiescence nodes, so the horizon test a child would make (a branch the
+        // predictor misses often, after the parent's own work) is decided when compiling.
+        if depth == 1 {
+            self.search_moves::<N, MANGALA, true>(node, 1, alpha, beta, ply, &first)
+        } else {
+            self.search_moves::<N, MANGALA, false>(node, depth, alpha, beta, ply, &first)
+        }
     }
 
     /// The part of [`negamax`](Self::negamax) after the node's first tests (`first`), with
-    /// `alpha` and `beta` narrowed by the mate distance.
+    /// `alpha` and `beta` narrowed by the mate distance. `FRONTIER` compiles it for depth 1,
+    /// where `depth` must be 1.
     #[inline(never)]
-    fn search_moves<const N: usize, const MANGALA: bool>(
+    fn search_moves<const N: usize, const MANGALA: bool, const FRONTIER: bool>(
         &mut self,
         node: &Node,
         depth: i32,
@@ -1174,6 +1182,8 @@ impl<'a> Worker<'a> {
             ref words,
             board,
         } = *first;
+        debug_assert!(!FRONTIER || depth == 1);
+        let depth = if FRONTIER { 1 } else { depth };
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
@@ -1249,7 +1259,7 @@ impl<'a> Worker<'a> {
                     ..*first
                 };
                 self.excluded[ply] = Some(hole);
-                let score = self.search_moves::<N, MANGALA>(
+                let score = self.search_moves::<N, MANGALA, false>(
                     node,
                     (depth - 1) / 2,
                     singular_beta - 1,
