@@ -95,3 +95,22 @@ pub fn run(
     }
     Ok(result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bench's node count is the search's signature: a change that alters it must record
+    /// the new count in the CHANGELOG.
+    #[test]
+    fn the_bench_signature_is_recorded_in_the_changelog() {
+        let result = run(DEFAULT_DEPTH, &Control::new(false), |_, _| {}).unwrap();
+        assert_eq!(result.positions, positions().unwrap().len());
+        let signature = format!("{} nodes", result.nodes);
+        assert!(
+            include_str!("../../CHANGELOG.md").contains(&signature),
+            "the bench signature ({signature}) is not in CHANGELOG.md: record it in the \
+             entry of the change that made it"
+        );
+    }
+}
