@@ -13,8 +13,9 @@ scratch every time. With `--keep` the instrumented build and raw profiles stay i
 
 The training workload leaves the bench positions out, so that `tuzdik bench` measures the
 profile build fairly: searches of openings from `positions/openings-random.txt` on one and
-two threads, the starts of Kozdatu and Bestemshchi, the historical switches and a Mangala IV
-set-up, and perft (which a profile that never saw it would treat as cold code).
+two threads, of the perft suite's Toguz middle games and endings that are not in
+`positions/bench.txt`, of the starts of Kozdatu and Bestemshchi, the historical switches and
+a Mangala IV set-up, and perft (which a profile that never saw it would treat as cold code).
 """
 import argparse
 import os
@@ -26,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "profile-build"
 OPENINGS = ROOT / "positions" / "openings-random.txt"
+PERFT_SUITE = ROOT / "positions" / "perft.txt"
+BENCH = ROOT / "positions" / "bench.txt"
 # Every how manyth opening of the file is searched.
 OPENING_STRIDE = 40
 
@@ -81,17 +84,34 @@ def session(engine, commands):
         fail(f"the instrumented engine exited with code {process.returncode}")
 
 
+def suite_positions(path, spec):
+    """The position strings of the `<spec> ; <position> ; ...` lines of a suite file."""
+    positions = []
+    for line in path.read_text().splitlines():
+        fields = [field.strip() for field in line.split("#")[0].split(";")]
+        if len(fields) >= 2 and fields[0] == spec:
+            positions.append(fields[1])
+    return positions
+
+
 def train(engine):
     openings = [line.split("#")[0].strip() for line in OPENINGS.read_text().splitlines()]
     openings = [fen for fen in openings if fen][::OPENING_STRIDE]
     if not openings:
         fail(f"no openings in {OPENINGS}")
+    # Middle games and endings: the perft suite's Toguz positions, less the bench's own.
+    bench = set(suite_positions(BENCH, "togyz"))
+    later = [fen for fen in suite_positions(PERFT_SUITE, "togyz") if fen not in bench]
+    if not later:
+        fail(f"no Toguz positions outside the bench list in {PERFT_SUITE}")
     commands = ["uci", "setoption name Hash value 16"]
     for number, fen in enumerate(openings):
         threads = 2 if number % 4 == 0 else 1
         commands += [f"setoption name Threads value {threads}", "ucinewgame",
                      f"position fen {fen}", "go depth 16"]
     commands += ["setoption name Threads value 1"]
+    for fen in later:
+        commands += ["ucinewgame", f"position fen {fen}", "go depth 14"]
     for setup, depth in (
         (["setoption name UCI_Variant value kozdatu"], 18),
         (["setoption name UCI_Variant value kozdatu", "setoption name Tuzdik value true"], 17),
