@@ -38,15 +38,25 @@ def fail(message):
 
 
 def run(command, **kwargs):
-    """Runs a command, echoing it; stops the script with its exit code if it fails."""
+    """Runs a command, echoing it; stops the script, naming the command, if it fails."""
     print("+", " ".join(str(part) for part in command), flush=True)
-    result = subprocess.run(command, **kwargs)
+    try:
+        result = subprocess.run(command, **kwargs)
+    except OSError as error:
+        fail(f"cannot run {command[0]}: {error}")
     if result.returncode != 0:
         fail(f"{command[0]} exited with code {result.returncode}")
 
 
 def rustc_value(flag, prefix=None):
-    output = subprocess.run(["rustc", flag], capture_output=True, text=True, check=True).stdout
+    """What `rustc FLAG` prints: all of it, or the rest of its line starting with `prefix`."""
+    try:
+        result = subprocess.run(["rustc", flag], capture_output=True, text=True)
+    except OSError as error:
+        fail(f"cannot run rustc: {error}")
+    if result.returncode != 0:
+        fail(f"`rustc {flag}` failed: {result.stderr.strip()}")
+    output = result.stdout
     if prefix is None:
         return output.strip()
     for line in output.splitlines():
@@ -66,19 +76,27 @@ def build(host, target_dir, rustflags):
 
 def session(engine, commands):
     """Sends protocol commands one by one, waiting for each search's `bestmove`."""
-    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, cwd=ROOT)
-    for command in commands:
-        process.stdin.write(command + "\n")
-        process.stdin.flush()
-        if command.startswith("go"):
-            for line in process.stdout:
-                if line.startswith("bestmove"):
-                    break
-                if line.startswith("info string error"):
-                    fail(f"the engine refused part of the training: {line.strip()}")
-    process.stdin.write("quit\n")
-    process.stdin.close()
+    try:
+        process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   text=True, cwd=ROOT)
+    except OSError as error:
+        fail(f"cannot run the instrumented engine {engine}: {error}")
+    try:
+        for command in commands:
+            process.stdin.write(command + "\n")
+            process.stdin.flush()
+            if command.startswith("go"):
+                for line in process.stdout:
+                    if line.startswith("bestmove"):
+                        break
+                    if line.startswith("info string error"):
+                        fail(f"the engine refused part of the training: {line.strip()}")
+                else:
+                    fail(f"the instrumented engine ended before answering `{command}`")
+        process.stdin.write("quit\n")
+        process.stdin.close()
+    except BrokenPipeError:
+        fail("the instrumented engine ended during the training")
     process.wait()
     if process.returncode != 0:
         fail(f"the instrumented engine exited with code {process.returncode}")
