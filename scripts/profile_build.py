@@ -163,13 +163,15 @@ def main():
 
     raw = OUT / "raw-profiles"
     instrumented_dir = OUT / "instrumented"
-    for stale in (raw, instrumented_dir):
+    optimized_dir = OUT / "optimized"
+    # Cargo does not see a new profile behind the same flags: everything is built afresh.
+    for stale in (raw, instrumented_dir, optimized_dir):
         shutil.rmtree(stale, ignore_errors=True)
     instrumented = build(host, instrumented_dir, f"-Cprofile-generate={raw}")
     train(instrumented)
     merged = OUT / "merged.profdata"
     run([profdata, "merge", "-o", merged, raw])
-    optimized = build(host, OUT / "optimized", f"-Cprofile-use={merged}")
+    optimized = build(host, optimized_dir, f"-Cprofile-use={merged}")
     shutil.copy2(optimized, OUT / "tuzdik")
     if not args.keep:
         shutil.rmtree(raw, ignore_errors=True)
