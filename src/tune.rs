@@ -103,6 +103,9 @@ pub struct Fit {
     pub weights: [f64; FEATURES],
     /// The training loss after each Newton iteration.
     pub history: Vec<f64>,
+    /// Whether the threat weight came out negative and was held at 0 for a second fit of the
+    /// others (the search needs it non-negative: see [`eval::THREAT_LIMIT`]).
+    pub threat_held: bool,
 }
 
 fn sigmoid(z: f64) -> f64 {
@@ -227,7 +230,8 @@ pub fn fit_k(samples: &[Sample], weights: &[f64; FEATURES]) -> f64 {
 const RIDGE: f64 = 1e-9;
 
 /// Fits the weights: `k` for the `start` weights, then `epochs` Newton steps on every weight
-/// at that `k`, then the rescaling that puts the kazan weight back at 100.
+/// at that `k` (and `epochs` more if the threat weight must be held at 0), then the
+/// rescaling that puts the kazan weight back at 100.
 pub fn fit(data: &DataSet, start: &[f64; FEATURES], epochs: usize) -> Result<Fit, String> {
     if data.train.is_empty() {
         return Err("no training positions (no finished games in the inputs?)".to_string());
@@ -237,32 +241,17 @@ pub fn fit(data: &DataSet, start: &[f64; FEATURES], epochs: usize) -> Result<Fit
         loss(&data.train, start, k),
         loss(&data.validation, start, k),
     ];
-    let mut w = *start;
     let mut history = Vec::new();
-    for _ in 0..epochs {
-        let g = gradient(&data.train, &w, k);
-        let mut h = hessian(&data.train, &w, k);
-        for (i, row) in h.iter_mut().enumerate() {
-            row[i] += RIDGE;
-        }
-        let step = solve(h, g).ok_or("the features are degenerate (singular Hessian)")?;
-        // A damped step when the full one does not lower the loss (far from the optimum).
-        let current = loss(&data.train, &w, k);
-        let mut factor = 1.0;
-        let mut next = w;
-        for _ in 0..30 {
-            for j in 0..FEATURES {
-                next[j] = w[j] - factor * step[j];
-            }
-            if loss(&data.train, &next, k) <= current {
-                break;
-            }
-            factor /= 2.0;
-        }
-        if loss(&data.train, &next, k) <= current {
-            w = next;
-        }
-        history.push(loss(&data.train, &w, k));
+    let mut w = newton(&data.train, *start, k, epochs, None, &mut history)?;
+    // The search takes the board part as a lower bound of the evaluation, so the threat
+    // weight must not be negative: where the free fit wants it so, it is held at 0 and the
+    // others are fitted again (the constrained optimum of a convex loss lies on that face).
+    let threat = Feature::Threat as usize;
+    let threat_held = w[threat] < 0.0;
+    if threat_held {
+        let mut held = *start;
+        held[threat] = 0.0;
+        w = newton(&data.train, held, k, epochs, Some(threat), &mut history)?;
     }
     let kazan = w[Feature::Kazan as usize];
     if kazan <= 0.0 {
@@ -290,7 +279,55 @@ pub fn fit(data: &DataSet, start: &[f64; FEATURES], epochs: usize) -> Result<Fit
         rounded,
         weights,
         history,
+        threat_held,
     })
+}
+
+/// `epochs` damped Newton steps from `w` at `k`, the weight `held` (if any) kept where it is;
+/// each step's training loss is appended to `history`.
+fn newton(
+    train: &[Sample],
+    mut w: [f64; FEATURES],
+    k: f64,
+    epochs: usize,
+    held: Option<usize>,
+    history: &mut Vec<f64>,
+) -> Result<[f64; FEATURES], String> {
+    for _ in 0..epochs {
+        let mut g = gradient(train, &w, k);
+        let mut h = hessian(train, &w, k);
+        for (i, row) in h.iter_mut().enumerate() {
+            row[i] += RIDGE;
+        }
+        if let Some(j) = held {
+            // Its row and column out, a unit diagonal and no gradient: its step is 0.
+            for i in 0..FEATURES {
+                h[i][j] = 0.0;
+                h[j][i] = 0.0;
+            }
+            h[j][j] = 1.0;
+            g[j] = 0.0;
+        }
+        let step = solve(h, g).ok_or("the features are degenerate (singular Hessian)")?;
+        // A damped step when the full one does not lower the loss (far from the optimum).
+        let current = loss(train, &w, k);
+        let mut factor = 1.0;
+        let mut next = w;
+        for _ in 0..30 {
+            for j in 0..FEATURES {
+                next[j] = w[j] - factor * step[j];
+            }
+            if loss(train, &next, k) <= current {
+                break;
+            }
+            factor /= 2.0;
+        }
+        if loss(train, &next, k) <= current {
+            w = next;
+        }
+        history.push(loss(train, &w, k));
+    }
+    Ok(w)
 }
 
 /// Captures only, to `depth` plies: the quiet leaf reached by best play (stand pat allowed),
@@ -531,6 +568,15 @@ pub fn run(options: &TuneOptions) -> Result<String, String> {
          validation {:.6}",
         fit.after[0], fit.after[1], fit.k_after, fit.rounded[0], fit.rounded[1]
     );
+    if fit.threat_held {
+        let _ = writeln!(
+            report,
+            "the free fit gave the capture threat a negative weight, which the search cannot \
+             take: it is held at 0 and the others fitted again (epochs {}-{} above)",
+            options.epochs + 1,
+            2 * options.epochs
+        );
+    }
     let _ = writeln!(report, "\n// parameters::eval, fitted by `tuzdik tune`:");
     for feature in Feature::ALL {
         let w = fit.weights[feature as usize];
@@ -575,9 +621,9 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        let w = [100.0, 300.0, 5.0, 10.0, 8.0, 50.0, 2.0, 4.0];
+        let w = [100.0, 300.0, 5.0, 10.0, 8.0, 50.0, 2.0, 4.0, -6.0];
         let data = synthetic(&w, 0.3, 500, 7);
-        let at = [90.0, 250.0, 7.0, 12.0, 5.0, 40.0, 1.0, 3.0];
+        let at = [90.0, 250.0, 7.0, 12.0, 5.0, 40.0, 1.0, 3.0, -4.0];
         let g = gradient(&data, &at, 0.3);
         for j in 0..FEATURES {
             let h = 1e-3;
@@ -595,14 +641,14 @@ mod tests {
 
     #[test]
     fn recovers_known_weights() {
-        let truth = [100.0, 60.0, 20.0, -30.0, 15.0, 45.0, 10.0, -25.0];
+        let truth = [100.0, 60.0, 20.0, -30.0, 15.0, 45.0, 10.0, -25.0, -12.0];
         let data = DataSet {
             train: synthetic(&truth, 0.5, 40_000, 11),
             validation: synthetic(&truth, 0.5, 5_000, 12),
             games: 0,
             skipped: 0,
         };
-        let start = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let start = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
         let fit = fit(&data, &start, 25).unwrap();
         assert!((fit.k_after - 0.5).abs() < 0.05, "K {}", fit.k_after);
         for j in 1..FEATURES {
@@ -614,6 +660,40 @@ mod tests {
             );
         }
         assert!(fit.after[1] < fit.before[1]);
+        assert!(!fit.threat_held);
+    }
+
+    #[test]
+    fn a_negative_threat_weight_is_held_at_zero_and_the_rest_refitted() {
+        let mut truth = [100.0, 60.0, 20.0, -30.0, 15.0, -40.0, 10.0, -25.0, -12.0];
+        let data = DataSet {
+            train: synthetic(&truth, 0.5, 40_000, 13),
+            validation: synthetic(&truth, 0.5, 5_000, 14),
+            games: 0,
+            skipped: 0,
+        };
+        let start = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let fit = fit(&data, &start, 25).unwrap();
+        let threat = Feature::Threat as usize;
+        assert!(fit.threat_held);
+        assert_eq!(fit.weights[threat], 0.0);
+        assert_eq!(
+            fit.history.len(),
+            50,
+            "a second round of epochs for the others"
+        );
+        // The synthetic features are independent, so the others still come out near the
+        // truth with the threat term gone.
+        truth[threat] = 0.0;
+        for j in 1..FEATURES {
+            assert!(
+                (fit.weights[j] - truth[j]).abs() < 10.0,
+                "weight {j}: {} vs {}",
+                fit.weights[j],
+                truth[j]
+            );
+        }
+        assert!(fit.after[0] < fit.before[0]);
     }
 
     #[test]

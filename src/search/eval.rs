@@ -6,7 +6,7 @@ use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
 /// How many features the evaluation has.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 9;
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
 /// [`Features`] and [`Weights`]).
@@ -32,6 +32,9 @@ pub enum Feature {
     /// The number (1..N, on the opponent's row) of the hole the tuzdik stands on, 0 without
     /// one. Holes differ in how many sowings pass over them.
     TuzdikHole,
+    /// Holes of the own row holding an odd number of stones: one more stone from the
+    /// opponent's sowing makes such a hole even, and the opponent captures it.
+    OddHoles,
 }
 
 impl Feature {
@@ -45,6 +48,7 @@ impl Feature {
         Feature::Threat,
         Feature::KazanPhase,
         Feature::TuzdikHole,
+        Feature::OddHoles,
     ];
 
     /// The name in `eval` output and in the tuner's report.
@@ -58,6 +62,7 @@ impl Feature {
             Feature::Threat => "capture threat",
             Feature::KazanPhase => "kazan phase",
             Feature::TuzdikHole => "tuzdik hole",
+            Feature::OddHoles => "odd holes",
         }
     }
 
@@ -72,6 +77,7 @@ impl Feature {
             Feature::Threat => "THREAT_TO_MOVE_PERCENT",
             Feature::KazanPhase => "KAZAN_PHASE",
             Feature::TuzdikHole => "TUZDIK_HOLE",
+            Feature::OddHoles => "ODD_HOLES",
         }
     }
 }
@@ -112,6 +118,7 @@ impl Weights {
         weights::THREAT_TO_MOVE_PERCENT,
         weights::KAZAN_PHASE,
         weights::TUZDIK_HOLE,
+        weights::ODD_HOLES,
     ]);
 
     /// One feature's weight.
@@ -156,6 +163,10 @@ fn tuzdik_hole(pos: &Position, side: Side) -> i32 {
     pos.tuzdik(side).map_or(0, i32::from)
 }
 
+fn odd_holes(pos: &Position, side: Side) -> i32 {
+    pos.row(side).iter().filter(|&&c| c % 2 == 1).count() as i32
+}
+
 fn mobility(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c != 0).count() as i32
 }
@@ -180,6 +191,7 @@ pub fn features(pos: &Position) -> Features {
             // A quantity of the pair of kazans, not of one side: all of it is the mover's.
             Feature::KazanPhase => (kazan_phase(a, b, n), 0),
             Feature::TuzdikHole => pair(&|s| tuzdik_hole(pos, s)),
+            Feature::OddHoles => pair(&|s| odd_holes(pos, s)),
         };
     }
     Features { sides }
@@ -237,7 +249,8 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::RowStones) * (rows.stones[ours] - rows.stones[theirs])
         + W.get(Feature::Mobility) * (rows.occupied[ours] - rows.occupied[theirs])
         + W.get(Feature::Tempo)
-        + W.get(Feature::KazanPhase) * phase;
+        + W.get(Feature::KazanPhase) * phase
+        + W.get(Feature::OddHoles) * (rows.odd[ours] - rows.odd[theirs]);
     if W.get(Feature::TuzdikHole) != 0 {
         score += W.get(Feature::TuzdikHole) * holes;
     }
@@ -250,10 +263,11 @@ pub fn threat_score(scan: &Scan) -> i32 {
     (W.get(Feature::Threat) * scan.best_gain()).min(THREAT_LIMIT)
 }
 
-/// Stones and non-empty holes on each row, `[South, North]`.
+/// Stones, non-empty holes and holes with an odd count on each row, `[South, North]`.
 struct Rows {
     stones: [i32; 2],
     occupied: [i32; 2],
+    odd: [i32; 2],
 }
 
 /// 0x01 in every byte.
@@ -284,17 +298,21 @@ impl Rows {
         let mut rows = Rows {
             stones: [0; 2],
             occupied: [0; 2],
+            odd: [0; 2],
         };
         for side in 0..2 {
             let mut stones = 0;
             let mut occupied = 0;
+            let mut odd = 0;
             for (word, mask) in words.iter().zip(masks) {
                 let nonzero = ((((word & LOW7) + LOW7) | word) >> 7) & ONES;
                 stones += word & mask[side];
                 occupied += nonzero & mask[side];
+                odd += word & ONES & mask[side];
             }
             rows.stones[side] = sum_of_bytes(stones);
             rows.occupied[side] = sum_of_bytes(occupied);
+            rows.odd[side] = sum_of_bytes(odd);
         }
         rows
     }

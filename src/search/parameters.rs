@@ -3,32 +3,39 @@
 /// Centipawn-like units per stone: scores are 100 per stone of expected final margin.
 pub const STONE: i32 = 100;
 
-/// Evaluation weights (side to move minus opponent), fitted by `tuzdik tune` (docs/tune.md):
-/// `tuzdik tune /work/shared/data/playok-2025.pgn --seed 1 --positions-per-game 40
-/// --epochs 8` (59,729 training and 14,565 validation positions; validation cross-entropy
-/// 0.6128 → 0.5173). The scale is fixed by the kazan: 100 per stone.
+/// Evaluation weights (side to move minus opponent), fitted by `tuzdik tune` (docs/tune.md)
+/// on the PlayOK games and 4,000 self-play games: `tuzdik tune playok-2025.pgn
+/// selfplay-25000.pgn selfplay-40000.pgn --seed 1 --positions-per-game 20 --epochs 8`
+/// (93,852 training and 23,923 validation positions; validation cross-entropy 0.5078 →
+/// 0.5001). The scale is fixed by the kazan: 100 per stone.
 pub mod eval {
     /// Per stone in the kazan (the unit; the tuner normalises to it).
     pub const KAZAN: i32 = 100;
     /// For owning a tuzdik: its expected future income on top of the 3 stones already counted.
-    pub const TUZDIK: i32 = 2584;
+    pub const TUZDIK: i32 = 2233;
     /// Per stone resting on the owner's row (they count for the owner at an empty-row ending
     /// and are material to sow with).
-    pub const ROW_STONE: i32 = 75;
+    pub const ROW_STONE: i32 = 41;
     /// Per non-empty hole (legal move): few holes left means the row is about to run dry
     /// and the opponent's sowings find few targets.
-    pub const MOBILITY: i32 = 1472;
-    /// Per stone of the best capture the side to move can make now (discounted: it may be
-    /// answered). Must not be negative: the search takes the rest as a lower bound.
-    pub const THREAT_TO_MOVE_PERCENT: i32 = 65;
-    /// For having the move. Negative as fitted: at the sampled quiet leaves the value of the
-    /// move is carried by the threat term, and what is left favours the side that just moved.
-    pub const TEMPO: i32 = -298;
+    pub const MOBILITY: i32 = 1201;
+    /// Per stone of the best capture the side to move can make now. Must not be negative:
+    /// the search takes the rest as a lower bound. The fit wants it below 0 (the positions
+    /// are quiet leaves, where a capture on offer is usually answered), so the tuner holds
+    /// it at 0; the move scan still orders the moves.
+    pub const THREAT_TO_MOVE_PERCENT: i32 = 0;
+    /// For having the move. Negative as fitted: at the sampled quiet leaves what having the
+    /// move is worth shows in the other terms, and what is left favours the side that just
+    /// moved.
+    pub const TEMPO: i32 = -192;
     /// Per unit of the kazan phase: 16 × the kazan margin × the share of all stones already
     /// captured (see `eval::Feature::KazanPhase`).
-    pub const KAZAN_PHASE: i32 = 14;
+    pub const KAZAN_PHASE: i32 = 6;
     /// Per hole number of the tuzdik (1..N on the opponent's row, 0 without one).
-    pub const TUZDIK_HOLE: i32 = 307;
+    pub const TUZDIK_HOLE: i32 = 34;
+    /// Per own hole holding an odd number of stones (one stone from the opponent makes it
+    /// even, and captured).
+    pub const ODD_HOLES: i32 = -227;
 }
 
 /// Search parameters.
