@@ -20,9 +20,8 @@ pub mod eval {
     /// and the opponent's sowings find few targets.
     pub const MOBILITY: i32 = 1201;
     /// Per stone of the best capture the side to move can make now. Must not be negative:
-    /// the search takes the rest as a lower bound. The fit wants it below 0 (the positions
-    /// are quiet leaves, where a capture on offer is usually answered), so the tuner holds
-    /// it at 0; the move scan still orders the moves.
+    /// the search takes the rest as a lower bound. The fit wants it below 0, so the tuner
+    /// holds it at 0; the move scan still orders the moves.
     pub const THREAT_TO_MOVE_PERCENT: i32 = 0;
     /// For having the move. Negative as fitted: at the sampled quiet leaves what having the
     /// move is worth shows in the other terms, and what is left favours the side that just
