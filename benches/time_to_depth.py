@@ -16,10 +16,11 @@ work), which does not depend on how much processor time the threads got.
 Round r uses the table size `HASHES[r % len(HASHES)]` (MiB; default 32, 48, 64, 96, 128) for
 both thread counts. A one-thread search is deterministic, so with one table size each
 position has one one-thread tree, and its size is a matter of luck: which entries collide
-changes what is pruned, and the tree to depth 20 from the start takes from 2.8 M to 5.4 M
-nodes over tables of 16 to 256 MiB. The per-position ratio is therefore the median
-2-thread time over the median 1-thread time across the sizes (`ratio`); the median of the
-rounds' own ratios is printed beside it (`paired`). `--hashes 64` gives the old fixed table.
+changes what is pruned (with the evaluation before odd holes, the tree to depth 20 from the
+start took from 2.8 M to 5.4 M nodes over tables of 16 to 256 MiB). The per-position ratio
+is therefore the median 2-thread time over the median 1-thread time across the sizes
+(`ratio`); the median of the rounds' own ratios is printed beside it (`paired`). `--hashes
+64` gives the old fixed table.
 """
 import argparse
 import re
