@@ -600,6 +600,18 @@ fn read(path: &Path) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    /// `values` for the first features, then a fixed pattern of small weights for the rest:
+    /// the tests need no change when a feature is added.
+    fn weights(values: &[f64]) -> [f64; FEATURES] {
+        const MORE: [f64; 8] = [-7.0, 9.0, -5.0, 11.0, -8.0, 6.0, -10.0, 4.0];
+        std::array::from_fn(|i| {
+            values
+                .get(i)
+                .copied()
+                .unwrap_or(MORE[(i - values.len()) % MORE.len()])
+        })
+    }
+
     fn synthetic(weights: &[f64; FEATURES], k: f64, count: usize, seed: u64) -> Vec<Sample> {
         let mut rng = SplitMix::new(seed);
         (0..count)
@@ -621,9 +633,9 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        let w = [100.0, 300.0, 5.0, 10.0, 8.0, 50.0, 2.0, 4.0, -6.0];
+        let w = weights(&[100.0, 300.0, 5.0, 10.0, 8.0, 50.0, 2.0, 4.0, -6.0]);
         let data = synthetic(&w, 0.3, 500, 7);
-        let at = [90.0, 250.0, 7.0, 12.0, 5.0, 40.0, 1.0, 3.0, -4.0];
+        let at = weights(&[90.0, 250.0, 7.0, 12.0, 5.0, 40.0, 1.0, 3.0, -4.0]);
         let g = gradient(&data, &at, 0.3);
         for j in 0..FEATURES {
             let h = 1e-3;
@@ -641,7 +653,7 @@ mod tests {
 
     #[test]
     fn recovers_known_weights() {
-        let truth = [100.0, 60.0, 20.0, -30.0, 15.0, 45.0, 10.0, -25.0, -12.0];
+        let truth = weights(&[100.0, 60.0, 20.0, -30.0, 15.0, 45.0, 10.0, -25.0, -12.0]);
         let fit = fit_synthetic(&truth, 11);
         assert!((fit.k_after - 0.5).abs() < 0.05, "K {}", fit.k_after);
         assert_weights_near(&fit, &truth, 8.0);
@@ -651,7 +663,7 @@ mod tests {
 
     #[test]
     fn a_negative_threat_weight_is_held_at_zero_and_the_rest_refitted() {
-        let mut truth = [100.0, 60.0, 20.0, -30.0, 15.0, -40.0, 10.0, -25.0, -12.0];
+        let mut truth = weights(&[100.0, 60.0, 20.0, -30.0, 15.0, -40.0, 10.0, -25.0, -12.0]);
         let fit = fit_synthetic(&truth, 13);
         let threat = Feature::Threat as usize;
         assert!(fit.threat_held);

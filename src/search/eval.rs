@@ -6,7 +6,7 @@ use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
 /// How many features the evaluation has.
-pub const FEATURES: usize = 9;
+pub const FEATURES: usize = 10;
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
 /// [`Features`] and [`Weights`]).
@@ -35,6 +35,9 @@ pub enum Feature {
     /// Holes of the own row holding an odd number of stones: one more stone from the
     /// opponent's sowing makes such a hole even, and the opponent captures it.
     OddHoles,
+    /// Holes of the own row holding exactly one stone: the opponent's next stone makes two,
+    /// a capture, and the hole's own move is a one-stone step that gains nothing.
+    Singletons,
 }
 
 impl Feature {
@@ -49,6 +52,7 @@ impl Feature {
         Feature::KazanPhase,
         Feature::TuzdikHole,
         Feature::OddHoles,
+        Feature::Singletons,
     ];
 
     /// The name in `eval` output and in the tuner's report.
@@ -63,6 +67,7 @@ impl Feature {
             Feature::KazanPhase => "kazan phase",
             Feature::TuzdikHole => "tuzdik hole",
             Feature::OddHoles => "odd holes",
+            Feature::Singletons => "singletons",
         }
     }
 
@@ -78,6 +83,7 @@ impl Feature {
             Feature::KazanPhase => "KAZAN_PHASE",
             Feature::TuzdikHole => "TUZDIK_HOLE",
             Feature::OddHoles => "ODD_HOLES",
+            Feature::Singletons => "SINGLETONS",
         }
     }
 }
@@ -119,6 +125,7 @@ impl Weights {
         weights::KAZAN_PHASE,
         weights::TUZDIK_HOLE,
         weights::ODD_HOLES,
+        weights::SINGLETONS,
     ]);
 
     /// One feature's weight.
@@ -167,6 +174,10 @@ fn odd_holes(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c % 2 == 1).count() as i32
 }
 
+fn singletons(pos: &Position, side: Side) -> i32 {
+    pos.row(side).iter().filter(|&&c| c == 1).count() as i32
+}
+
 fn mobility(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c != 0).count() as i32
 }
@@ -192,6 +203,7 @@ pub fn features(pos: &Position) -> Features {
             Feature::KazanPhase => (kazan_phase(a, b, n), 0),
             Feature::TuzdikHole => pair(&|s| tuzdik_hole(pos, s)),
             Feature::OddHoles => pair(&|s| odd_holes(pos, s)),
+            Feature::Singletons => pair(&|s| singletons(pos, s)),
         };
     }
     Features { sides }
@@ -250,7 +262,8 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::Mobility) * (rows.occupied[ours] - rows.occupied[theirs])
         + W.get(Feature::Tempo)
         + W.get(Feature::KazanPhase) * phase
-        + W.get(Feature::OddHoles) * (rows.odd[ours] - rows.odd[theirs]);
+        + W.get(Feature::OddHoles) * (rows.odd[ours] - rows.odd[theirs])
+        + W.get(Feature::Singletons) * (rows.singletons[ours] - rows.singletons[theirs]);
     if W.get(Feature::TuzdikHole) != 0 {
         score += W.get(Feature::TuzdikHole) * holes;
     }
@@ -268,6 +281,7 @@ struct Rows {
     stones: [i32; 2],
     occupied: [i32; 2],
     odd: [i32; 2],
+    singletons: [i32; 2],
 }
 
 /// 0x01 in every byte.
@@ -299,20 +313,27 @@ impl Rows {
             stones: [0; 2],
             occupied: [0; 2],
             odd: [0; 2],
+            singletons: [0; 2],
         };
         for side in 0..2 {
             let mut stones = 0;
             let mut occupied = 0;
             let mut odd = 0;
+            let mut singletons = 0;
             for (word, mask) in words.iter().zip(masks) {
-                let nonzero = ((((word & LOW7) + LOW7) | word) >> 7) & ONES;
+                let nonzero = |x: u64| ((((x & LOW7) + LOW7) | x) >> 7) & ONES;
                 stones += word & mask[side];
-                occupied += nonzero & mask[side];
+                occupied += nonzero(*word) & mask[side];
                 odd += word & ONES & mask[side];
+                if W.get(Feature::Singletons) != 0 {
+                    // A byte of 1 is the one that XOR with 1 makes 0.
+                    singletons += (nonzero(word ^ ONES) ^ ONES) & mask[side];
+                }
             }
             rows.stones[side] = sum_of_bytes(stones);
             rows.occupied[side] = sum_of_bytes(occupied);
             rows.odd[side] = sum_of_bytes(odd);
+            rows.singletons[side] = sum_of_bytes(singletons);
         }
         rows
     }
@@ -354,6 +375,24 @@ mod tests {
         let (terms, total) = terms(&pos);
         let south: i32 = terms.iter().map(|t| t.score).sum();
         assert_eq!(total, -south);
+    }
+
+    #[test]
+    fn singletons_and_odd_holes_are_counted_per_row() {
+        // South: 1, 1, 3 and 1 are odd, three of them single; North: 1 and 5.
+        let pos: Position = "1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 w"
+            .parse()
+            .unwrap();
+        let values = features(&pos);
+        assert_eq!(values.sides[Feature::Singletons as usize], (3, 1));
+        assert_eq!(values.sides[Feature::OddHoles as usize], (4, 2));
+        let flipped: Position = "1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 b"
+            .parse()
+            .unwrap();
+        assert_eq!(features(&flipped).get(Feature::Singletons), -2);
+        for pos in [pos, flipped] {
+            assert_eq!(evaluate(&pos), Weights::DEFAULT.apply(&features(&pos)));
+        }
     }
 
     #[test]

@@ -12,13 +12,13 @@ pub mod eval {
     /// Per stone in the kazan (the unit; the tuner normalises to it).
     pub const KAZAN: i32 = 100;
     /// For owning a tuzdik: its expected future income on top of the 3 stones already counted.
-    pub const TUZDIK: i32 = 2233;
+    pub const TUZDIK: i32 = 2366;
     /// Per stone resting on the owner's row (they count for the owner at an empty-row ending
     /// and are material to sow with).
-    pub const ROW_STONE: i32 = 41;
+    pub const ROW_STONE: i32 = 37;
     /// Per non-empty hole (legal move): few holes left means the row is about to run dry
     /// and the opponent's sowings find few targets.
-    pub const MOBILITY: i32 = 1201;
+    pub const MOBILITY: i32 = 1387;
     /// Per stone of the best capture the side to move can make now. Must not be negative:
     /// the search takes the rest as a lower bound. The fit wants it below 0, so the tuner
     /// holds it at 0; the move scan still orders the moves.
@@ -26,15 +26,18 @@ pub mod eval {
     /// For having the move. Negative as fitted: at the sampled quiet leaves what having the
     /// move is worth shows in the other terms, and what is left favours the side that just
     /// moved.
-    pub const TEMPO: i32 = -192;
+    pub const TEMPO: i32 = -281;
     /// Per unit of the kazan phase: 16 × the kazan margin × the share of all stones already
     /// captured (see `eval::Feature::KazanPhase`).
-    pub const KAZAN_PHASE: i32 = 6;
+    pub const KAZAN_PHASE: i32 = 7;
     /// Per hole number of the tuzdik (1..N on the opponent's row, 0 without one).
-    pub const TUZDIK_HOLE: i32 = 34;
+    pub const TUZDIK_HOLE: i32 = 27;
     /// Per own hole holding an odd number of stones (one stone from the opponent makes it
     /// even, and captured).
-    pub const ODD_HOLES: i32 = -227;
+    pub const ODD_HOLES: i32 = -91;
+    /// Per own hole holding exactly one stone (on top of its odd-hole weight): the
+    /// opponent's next stone there makes two, a capture, and its own move gains nothing.
+    pub const SINGLETONS: i32 = -338;
 }
 
 /// Search parameters.
