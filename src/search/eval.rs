@@ -6,7 +6,7 @@ use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
 /// How many features the evaluation has.
-pub const FEATURES: usize = 10;
+pub const FEATURES: usize = 11;
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
 /// [`Features`] and [`Weights`]).
@@ -38,6 +38,9 @@ pub enum Feature {
     /// Holes of the own row holding exactly one stone: the opponent's next stone makes two,
     /// a capture, and the hole's own move is a one-stone step that gains nothing.
     Singletons,
+    /// Stones in the fullest own hole: a hoard that can lap the ring and end where it
+    /// captures, and that the opponent can rarely take.
+    LargestHole,
 }
 
 impl Feature {
@@ -53,6 +56,7 @@ impl Feature {
         Feature::TuzdikHole,
         Feature::OddHoles,
         Feature::Singletons,
+        Feature::LargestHole,
     ];
 
     /// The name in `eval` output and in the tuner's report.
@@ -68,6 +72,7 @@ impl Feature {
             Feature::TuzdikHole => "tuzdik hole",
             Feature::OddHoles => "odd holes",
             Feature::Singletons => "singletons",
+            Feature::LargestHole => "largest hole",
         }
     }
 
@@ -84,6 +89,7 @@ impl Feature {
             Feature::TuzdikHole => "TUZDIK_HOLE",
             Feature::OddHoles => "ODD_HOLES",
             Feature::Singletons => "SINGLETONS",
+            Feature::LargestHole => "LARGEST_HOLE",
         }
     }
 }
@@ -126,6 +132,7 @@ impl Weights {
         weights::TUZDIK_HOLE,
         weights::ODD_HOLES,
         weights::SINGLETONS,
+        weights::LARGEST_HOLE,
     ]);
 
     /// One feature's weight.
@@ -178,6 +185,10 @@ fn singletons(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c == 1).count() as i32
 }
 
+fn largest_hole(pos: &Position, side: Side) -> i32 {
+    pos.row(side).iter().copied().max().map_or(0, i32::from)
+}
+
 fn mobility(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c != 0).count() as i32
 }
@@ -204,6 +215,7 @@ pub fn features(pos: &Position) -> Features {
             Feature::TuzdikHole => pair(&|s| tuzdik_hole(pos, s)),
             Feature::OddHoles => pair(&|s| odd_holes(pos, s)),
             Feature::Singletons => pair(&|s| singletons(pos, s)),
+            Feature::LargestHole => pair(&|s| largest_hole(pos, s)),
         };
     }
     Features { sides }
@@ -264,6 +276,10 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::KazanPhase) * phase
         + W.get(Feature::OddHoles) * (rows.odd[ours] - rows.odd[theirs])
         + W.get(Feature::Singletons) * (rows.singletons[ours] - rows.singletons[theirs]);
+    if W.get(Feature::LargestHole) != 0 {
+        let largest = largest_holes::<N>(words);
+        score += W.get(Feature::LargestHole) * (largest[ours] - largest[theirs]);
+    }
     if W.get(Feature::TuzdikHole) != 0 {
         score += W.get(Feature::TuzdikHole) * holes;
     }
@@ -299,6 +315,54 @@ const fn row_masks(n: usize) -> [[u64; 2]; 3] {
         i += 1;
     }
     masks
+}
+
+/// The most stones in one hole of each row, `[South, North]`, eight holes at a time: a
+/// byte-wise maximum needs all eight bits of a lane (a hole may hold more than 127 stones),
+/// which word arithmetic cannot give cheaply and SSE2's unsigned byte maximum does.
+#[inline(always)]
+fn largest_holes<const N: usize>(words: &Words) -> [i32; 2] {
+    let masks = const { row_masks(N) };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_cvtsi128_si64, _mm_max_epu8, _mm_set_epi64x, _mm_set1_epi64x,
+            _mm_srli_epi64, _mm_unpackhi_epi64,
+        };
+        // SAFETY: SSE2 is part of the x86-64 baseline: every machine this compiles for has
+        // these instructions, and they touch no memory.
+        unsafe {
+            // South's holes in the low half of the vector, North's in the high half.
+            let halves = |word: u64, mask: [u64; 2]| {
+                _mm_and_si128(
+                    _mm_set1_epi64x(word as i64),
+                    _mm_set_epi64x(mask[1] as i64, mask[0] as i64),
+                )
+            };
+            let mut most = _mm_max_epu8(halves(words[0], masks[0]), halves(words[1], masks[1]));
+            if 2 * N > 16 {
+                most = _mm_max_epu8(most, halves(words[2], masks[2]));
+            }
+            most = _mm_max_epu8(most, _mm_srli_epi64::<32>(most));
+            most = _mm_max_epu8(most, _mm_srli_epi64::<16>(most));
+            most = _mm_max_epu8(most, _mm_srli_epi64::<8>(most));
+            let south = _mm_cvtsi128_si64(most) as u8;
+            let north = _mm_cvtsi128_si64(_mm_unpackhi_epi64(most, most)) as u8;
+            [i32::from(south), i32::from(north)]
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut largest = [0; 2];
+        for (side, most) in largest.iter_mut().enumerate() {
+            for (word, mask) in words.iter().zip(masks) {
+                for stones in (word & mask[side]).to_le_bytes() {
+                    *most = (*most).max(i32::from(stones));
+                }
+            }
+        }
+        largest
+    }
 }
 
 impl Rows {
@@ -392,6 +456,30 @@ mod tests {
         assert_eq!(features(&flipped).get(Feature::Singletons), -2);
         for pos in [pos, flipped] {
             assert_eq!(evaluate(&pos), Weights::DEFAULT.apply(&features(&pos)));
+        }
+    }
+
+    #[test]
+    fn the_largest_hole_is_exact_beyond_127_stones() {
+        // Hole counts above 127 use a lane's top bit; North's 9th hole is past the first
+        // sixteen bytes of the ring.
+        for (text, expected) in [
+            ("130,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,8 5 3 w", (130, 8)),
+            ("1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,140 2 2 w", (2, 140)),
+            ("1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,140 2 2 b", (140, 2)),
+        ] {
+            let pos: Position = text.parse().unwrap();
+            let values = features(&pos);
+            assert_eq!(
+                values.sides[Feature::LargestHole as usize],
+                expected,
+                "{text}"
+            );
+            assert_eq!(
+                evaluate(&pos),
+                Weights::DEFAULT.apply(&values),
+                "{text}: fast path"
+            );
         }
     }
 
