@@ -608,7 +608,7 @@ mod tests {
             values
                 .get(i)
                 .copied()
-                .unwrap_or(MORE[(i - values.len()) % MORE.len()])
+                .unwrap_or_else(|| MORE[(i - values.len()) % MORE.len()])
         })
     }
 
