@@ -13,11 +13,13 @@
 // The fit is small dense linear algebra, clearest with indices.
 #![allow(clippy::needless_range_loop)]
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::game::Game;
 use crate::matchrun::openings::{self, SplitMix};
+use crate::moves::Move;
 use crate::position::{Position, Side};
 use crate::record::{Outcome, Record};
 use crate::search::eval::{self, FEATURES, Feature, Weights};
@@ -84,6 +86,13 @@ pub struct DataSet {
     pub games: usize,
     /// Games left out: no result, or another variant.
     pub skipped: usize,
+    /// Games left out because an earlier one had the same start and moves. A match of an
+    /// engine against itself plays each opening twice with the colours swapped, and a
+    /// deterministic engine plays the same game both times: kept, the copy would count
+    /// twice and could sit in training and validation at once.
+    pub duplicates: usize,
+    /// The start position and moves of every game taken.
+    seen: HashSet<(Position, Vec<Move>)>,
 }
 
 /// The result of a fit.
@@ -435,6 +444,10 @@ pub fn read_games(
             data.skipped += 1;
             continue;
         }
+        if !data.seen.insert((*game.start(), game.moves().to_vec())) {
+            data.duplicates += 1;
+            continue;
+        }
         // The split is by game: positions of one game are alike, and must not sit on both
         // sides of it.
         let validation = rng.below(100) < options.validation_percent as usize;
@@ -538,10 +551,11 @@ pub fn run(options: &TuneOptions) -> Result<String, String> {
     }
     let _ = writeln!(
         report,
-        "{} games read, {} skipped (no result or another variant); {} training and {} \
-         validation positions (seed {}, {} per game, first {} plies skipped)",
+        "{} games read, {} skipped (no result or another variant), {} duplicates left out; {} \
+         training and {} validation positions (seed {}, {} per game, first {} plies skipped)",
         data.games,
         data.skipped,
+        data.duplicates,
         data.train.len(),
         data.validation.len(),
         options.seed,
@@ -688,6 +702,7 @@ mod tests {
             validation: synthetic(truth, 0.5, 5_000, seed + 1),
             games: 0,
             skipped: 0,
+            ..DataSet::default()
         };
         let mut start = [0.0; FEATURES];
         start[Feature::Kazan as usize] = 100.0;
@@ -703,6 +718,31 @@ mod tests {
                 truth[j]
             );
         }
+    }
+
+    #[test]
+    fn a_game_played_again_move_for_move_is_read_once() {
+        let options = TuneOptions::default();
+        let game = |result: &str, moves: &str| {
+            format!("[Event \"e\"]\n[Result \"{result}\"]\n\n1. {moves} {result}\n\n")
+        };
+        // The same moves under another result are the same game (as self-play's colour swap
+        // gives); other moves are another game.
+        let text = [
+            game("1-0", "76 76 22"),
+            game("0-1", "76 76 22"),
+            game("1-0", "76 76 33"),
+        ]
+        .concat();
+        let mut data = DataSet::default();
+        let mut rng = SplitMix::new(3);
+        read_games(&text, "twice.pgn", &options, &mut rng, &mut data).unwrap();
+        assert_eq!(data.games, 3);
+        assert_eq!(data.duplicates, 1);
+        assert_eq!(data.skipped, 0);
+        // Reading the file again finds every game seen.
+        read_games(&text, "again.pgn", &options, &mut rng, &mut data).unwrap();
+        assert_eq!((data.games, data.duplicates), (6, 4));
     }
 
     #[test]
