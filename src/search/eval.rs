@@ -1,7 +1,7 @@
 //! The static evaluation: the kazan margin plus what the board promises. Always from the side
 //! to move's point of view, in units of 1/100 stone.
 
-use super::ordering::{Scan, Words, ring_words};
+use super::ordering::{Scan, Words, ring_words, zero_bytes};
 use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
@@ -292,7 +292,8 @@ pub fn threat_score(scan: &Scan) -> i32 {
     (W.get(Feature::Threat) * scan.best_gain()).min(THREAT_LIMIT)
 }
 
-/// Stones, non-empty holes and holes with an odd count on each row, `[South, North]`.
+/// Stones, non-empty holes, holes with an odd count and holes with one stone on each row,
+/// `[South, North]`.
 struct Rows {
     stones: [i32; 2],
     occupied: [i32; 2],
@@ -385,13 +386,13 @@ impl Rows {
             let mut odd = 0;
             let mut singletons = 0;
             for (word, mask) in words.iter().zip(masks) {
-                let nonzero = |x: u64| ((((x & LOW7) + LOW7) | x) >> 7) & ONES;
+                let nonzero = ((((word & LOW7) + LOW7) | word) >> 7) & ONES;
                 stones += word & mask[side];
-                occupied += nonzero(*word) & mask[side];
+                occupied += nonzero & mask[side];
                 odd += word & ONES & mask[side];
                 if W.get(Feature::Singletons) != 0 {
                     // A byte of 1 is the one that XOR with 1 makes 0.
-                    singletons += (nonzero(word ^ ONES) ^ ONES) & mask[side];
+                    singletons += zero_bytes(word ^ ONES) & mask[side];
                 }
             }
             rows.stones[side] = sum_of_bytes(stones);

@@ -148,7 +148,7 @@ const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
 
 /// 1 in every byte of `x` that is 0, 0 in the others.
 #[inline(always)]
-const fn zero_bytes(x: u64) -> u64 {
+pub(super) const fn zero_bytes(x: u64) -> u64 {
     !((((x & LOW7) + LOW7) | x) >> 7) & ONES
 }
 

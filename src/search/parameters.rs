@@ -4,10 +4,11 @@
 pub const STONE: i32 = 100;
 
 /// Evaluation weights (side to move minus opponent), fitted by `tuzdik tune` (docs/tune.md)
-/// on the PlayOK games and 4,000 self-play games: `tuzdik tune playok-2025.pgn
-/// selfplay-25000.pgn selfplay-40000.pgn --seed 1 --positions-per-game 20 --epochs 8`
-/// (93,852 training and 23,923 validation positions; validation cross-entropy 0.5078 →
-/// 0.5001). The scale is fixed by the kazan: 100 per stone.
+/// on the PlayOK games and 6,000 self-play games: `tuzdik tune playok-2025.pgn
+/// selfplay-25000.pgn selfplay-40000.pgn selfplay2-25000.pgn --seed 1 --positions-per-game
+/// 20 --epochs 8` (125,884 training and 31,582 validation positions, before the tuner left
+/// out repeated games; validation cross-entropy 0.4942 → 0.4894). The scale is fixed by the
+/// kazan: 100 per stone.
 pub mod eval {
     /// Per stone in the kazan (the unit; the tuner normalises to it).
     pub const KAZAN: i32 = 100;
