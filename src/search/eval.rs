@@ -6,7 +6,7 @@ use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
 /// How many features the evaluation has.
-pub const FEATURES: usize = 11;
+pub const FEATURES: usize = 12;
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
 /// [`Features`] and [`Weights`]).
@@ -41,6 +41,10 @@ pub enum Feature {
     /// Stones in the fullest own hole: a hoard that can lap the ring and end where it
     /// captures, and that the opponent can rarely take.
     LargestHole,
+    /// Stones that the own holes' moves would sow past the end of the own row, counted up to
+    /// a row per hole: what a move hands across to the opponent's row (where it may feed a
+    /// capture of the opponent's or be taken back by capturing there).
+    StonesAcross,
 }
 
 impl Feature {
@@ -57,6 +61,7 @@ impl Feature {
         Feature::OddHoles,
         Feature::Singletons,
         Feature::LargestHole,
+        Feature::StonesAcross,
     ];
 
     /// The name in `eval` output and in the tuner's report.
@@ -73,6 +78,7 @@ impl Feature {
             Feature::OddHoles => "odd holes",
             Feature::Singletons => "singletons",
             Feature::LargestHole => "largest hole",
+            Feature::StonesAcross => "stones across",
         }
     }
 
@@ -90,6 +96,7 @@ impl Feature {
             Feature::OddHoles => "ODD_HOLES",
             Feature::Singletons => "SINGLETONS",
             Feature::LargestHole => "LARGEST_HOLE",
+            Feature::StonesAcross => "STONES_ACROSS",
         }
     }
 }
@@ -133,6 +140,7 @@ impl Weights {
         weights::ODD_HOLES,
         weights::SINGLETONS,
         weights::LARGEST_HOLE,
+        weights::STONES_ACROSS,
     ]);
 
     /// One feature's weight.
@@ -189,6 +197,15 @@ fn largest_hole(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().copied().max().map_or(0, i32::from)
 }
 
+fn stones_across(pos: &Position, side: Side) -> i32 {
+    let n = pos.variant().holes_per_side() as i32;
+    // Hole `i` (from 0) sows its first stone back into itself, so `n - i` stones stay on the
+    // row and the rest go on, a whole row at most before they come round again.
+    (pos.row(side).iter().enumerate())
+        .map(|(i, &stones)| (i32::from(stones) - (n - i as i32)).clamp(0, n))
+        .sum()
+}
+
 fn mobility(pos: &Position, side: Side) -> i32 {
     pos.row(side).iter().filter(|&&c| c != 0).count() as i32
 }
@@ -216,6 +233,7 @@ pub fn features(pos: &Position) -> Features {
             Feature::OddHoles => pair(&|s| odd_holes(pos, s)),
             Feature::Singletons => pair(&|s| singletons(pos, s)),
             Feature::LargestHole => pair(&|s| largest_hole(pos, s)),
+            Feature::StonesAcross => pair(&|s| stones_across(pos, s)),
         };
     }
     Features { sides }
@@ -275,7 +293,8 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::Tempo)
         + W.get(Feature::KazanPhase) * phase
         + W.get(Feature::OddHoles) * (rows.odd[ours] - rows.odd[theirs])
-        + W.get(Feature::Singletons) * (rows.singletons[ours] - rows.singletons[theirs]);
+        + W.get(Feature::Singletons) * (rows.singletons[ours] - rows.singletons[theirs])
+        + W.get(Feature::StonesAcross) * (rows.across[ours] - rows.across[theirs]);
     if W.get(Feature::LargestHole) != 0 {
         let largest = largest_holes::<N>(words);
         score += W.get(Feature::LargestHole) * (largest[ours] - largest[theirs]);
@@ -292,13 +311,14 @@ pub fn threat_score(scan: &Scan) -> i32 {
     (W.get(Feature::Threat) * scan.best_gain()).min(THREAT_LIMIT)
 }
 
-/// Stones, non-empty holes, holes with an odd count and holes with one stone on each row,
-/// `[South, North]`.
+/// Stones, non-empty holes, holes with an odd count, holes with one stone and stones sown
+/// across ([`Feature::StonesAcross`]) on each row, `[South, North]`.
 struct Rows {
     stones: [i32; 2],
     occupied: [i32; 2],
     odd: [i32; 2],
     singletons: [i32; 2],
+    across: [i32; 2],
 }
 
 /// 0x01 in every byte.
@@ -316,6 +336,67 @@ const fn row_masks(n: usize) -> [[u64; 2]; 3] {
         i += 1;
     }
     masks
+}
+
+/// Byte `i` of the ring laid out as in [`row_masks`]: how many stones hole `i` keeps on its
+/// own row when it is sown (the rest go across), and 0xff past the ring.
+const fn row_room(n: usize) -> [u64; 3] {
+    let mut room = [u64::MAX; 3];
+    let mut i = 0;
+    while i < 2 * n {
+        room[i / 8] &= !(0xff << (8 * (i % 8)));
+        room[i / 8] |= ((n - i % n) as u64) << (8 * (i % 8));
+        i += 1;
+    }
+    room
+}
+
+/// Per hole, laid out as the ring's words: the stones its sowing takes past the end of its
+/// row, at most `N` ([`Feature::StonesAcross`]). Saturating byte subtraction and an unsigned
+/// byte minimum do it eight holes to a word lane with no carry between holes, which SSE2 has
+/// and word arithmetic lacks (a hole may hold more than 127 stones).
+#[inline(always)]
+fn spills<const N: usize>(words: &Words) -> Words {
+    let room = const { row_room(N) };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cvtsi128_si64, _mm_min_epu8, _mm_set_epi64x, _mm_set1_epi8, _mm_subs_epu8,
+            _mm_unpackhi_epi64,
+        };
+        // SAFETY: SSE2 is part of the x86-64 baseline: every machine this compiles for has
+        // these instructions, and they touch no memory.
+        unsafe {
+            let row = _mm_set1_epi8(N as i8);
+            let spill = |high: u64, low: u64, room_high: u64, room_low: u64| {
+                let stones = _mm_set_epi64x(high as i64, low as i64);
+                let room = _mm_set_epi64x(room_high as i64, room_low as i64);
+                _mm_min_epu8(_mm_subs_epu8(stones, room), row)
+            };
+            let first = spill(words[1], words[0], room[1], room[0]);
+            let last = if 2 * N > 16 {
+                _mm_cvtsi128_si64(spill(0, words[2], u64::MAX, room[2])) as u64
+            } else {
+                0
+            };
+            [
+                _mm_cvtsi128_si64(first) as u64,
+                _mm_cvtsi128_si64(_mm_unpackhi_epi64(first, first)) as u64,
+                last,
+            ]
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut spills = [0u64; 3];
+        for ((spill, word), room) in spills.iter_mut().zip(words).zip(room) {
+            let (stones, room) = (word.to_le_bytes(), room.to_le_bytes());
+            let bytes: [u8; 8] =
+                std::array::from_fn(|i| stones[i].saturating_sub(room[i]).min(N as u8));
+            *spill = u64::from_le_bytes(bytes);
+        }
+        spills
+    }
 }
 
 /// The most stones in one hole of each row, `[South, North]`, eight holes at a time: a
@@ -369,7 +450,8 @@ fn largest_holes<const N: usize>(words: &Words) -> [i32; 2] {
 impl Rows {
     /// Counts both rows eight holes at a time. No byte lane can overflow: even summed over a
     /// whole row, lanes hold distinct holes, and all the stones on a board fit in a byte
-    /// (162 at most), so the sums of lanes by multiplication carry nothing either.
+    /// (162 at most), as do a row's spills (`N` each, 81 at most), so the sums of lanes by
+    /// multiplication carry nothing either.
     #[inline(always)]
     fn count<const N: usize>(words: &Words) -> Rows {
         let masks = const { row_masks(N) };
@@ -379,13 +461,20 @@ impl Rows {
             occupied: [0; 2],
             odd: [0; 2],
             singletons: [0; 2],
+            across: [0; 2],
+        };
+        let spills = if W.get(Feature::StonesAcross) != 0 {
+            spills::<N>(words)
+        } else {
+            [0; 3]
         };
         for side in 0..2 {
             let mut stones = 0;
             let mut occupied = 0;
             let mut odd = 0;
             let mut singletons = 0;
-            for (word, mask) in words.iter().zip(masks) {
+            let mut across = 0;
+            for ((word, mask), spill) in words.iter().zip(masks).zip(spills) {
                 let nonzero = ((((word & LOW7) + LOW7) | word) >> 7) & ONES;
                 stones += word & mask[side];
                 occupied += nonzero & mask[side];
@@ -394,11 +483,13 @@ impl Rows {
                     // A byte of 1 is the one that XOR with 1 makes 0.
                     singletons += zero_bytes(word ^ ONES) & mask[side];
                 }
+                across += spill & mask[side];
             }
             rows.stones[side] = sum_of_bytes(stones);
             rows.occupied[side] = sum_of_bytes(occupied);
             rows.odd[side] = sum_of_bytes(odd);
             rows.singletons[side] = sum_of_bytes(singletons);
+            rows.across[side] = sum_of_bytes(across);
         }
         rows
     }
@@ -473,6 +564,33 @@ mod tests {
             let values = features(&pos);
             assert_eq!(
                 values.sides[Feature::LargestHole as usize],
+                expected,
+                "{text}"
+            );
+            assert_eq!(
+                evaluate(&pos),
+                Weights::DEFAULT.apply(&values),
+                "{text}: fast path"
+            );
+        }
+    }
+
+    #[test]
+    fn stones_across_count_what_passes_the_row_end_up_to_a_row() {
+        // Hole 1 of 12 stones keeps 9 and hands 3 across, hole 8 of 5 keeps 2 and hands 3,
+        // hole 9 of 2 hands 1; North's hole 9 (past the first sixteen bytes) of 140 stones
+        // hands a whole row, and its hole 4 of 15 hands 9 as well (15 - 6, exactly a row).
+        // South's hole 1 of 130 stones (a lane's top bit set) hands a row too.
+        for (text, expected) in [
+            ("12,0,0,0,0,0,0,5,2/1,1,1,15,1,1,1,1,100 11 10 w", (7, 18)),
+            ("12,0,0,0,0,0,0,5,2/1,1,1,15,1,1,1,1,100 11 10 b", (18, 7)),
+            ("130,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,8 5 3 w", (9, 7)),
+            ("9,8,7,6,5,4,3,2,1/10,9,8,7,6,5,4,3,2 40 23 w", (0, 9)),
+        ] {
+            let pos: Position = text.parse().unwrap();
+            let values = features(&pos);
+            assert_eq!(
+                values.sides[Feature::StonesAcross as usize],
                 expected,
                 "{text}"
             );
