@@ -6,7 +6,7 @@ use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
 /// How many features the evaluation has.
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 13;
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
 /// [`Features`] and [`Weights`]).
@@ -43,8 +43,14 @@ pub enum Feature {
     LargestHole,
     /// Stones that the own holes' moves would sow past the end of the own row, counted up to
     /// a row per hole: what a move hands across to the opponent's row (where it may feed a
-    /// capture of the opponent's or be taken back by capturing there).
+    /// capture of the opponent's or be taken back by capturing there). Counted as standard
+    /// sowing goes, the first stone back into its hole, whatever the rule switches.
     StonesAcross,
+    /// The mobility margin weighted by how far the game has gone: `(m - o) * (a + b) * 8 /
+    /// N²` for `m` and `o` non-empty holes and kazans `a` and `b`, that is 16 times the
+    /// margin times the share of all stones captured. Empty holes matter more as the stones
+    /// run out: a side that cannot move ends the game.
+    MobilityPhase,
 }
 
 impl Feature {
@@ -62,6 +68,7 @@ impl Feature {
         Feature::Singletons,
         Feature::LargestHole,
         Feature::StonesAcross,
+        Feature::MobilityPhase,
     ];
 
     /// The name in `eval` output and in the tuner's report.
@@ -79,6 +86,7 @@ impl Feature {
             Feature::Singletons => "singletons",
             Feature::LargestHole => "largest hole",
             Feature::StonesAcross => "stones across",
+            Feature::MobilityPhase => "mobility phase",
         }
     }
 
@@ -97,6 +105,7 @@ impl Feature {
             Feature::Singletons => "SINGLETONS",
             Feature::LargestHole => "LARGEST_HOLE",
             Feature::StonesAcross => "STONES_ACROSS",
+            Feature::MobilityPhase => "MOBILITY_PHASE",
         }
     }
 }
@@ -141,6 +150,7 @@ impl Weights {
         weights::SINGLETONS,
         weights::LARGEST_HOLE,
         weights::STONES_ACROSS,
+        weights::MOBILITY_PHASE,
     ]);
 
     /// One feature's weight.
@@ -179,6 +189,13 @@ const W: Weights = Weights::DEFAULT;
 #[inline(always)]
 const fn kazan_phase(ours: i32, theirs: i32, n: i32) -> i32 {
     (ours * ours - theirs * theirs) * 8 / (n * n)
+}
+
+/// The mobility-phase quantity (see [`Feature::MobilityPhase`]) of a mobility margin, given
+/// both kazans.
+#[inline(always)]
+const fn mobility_phase(margin: i32, kazans: i32, n: i32) -> i32 {
+    margin * kazans * 8 / (n * n)
 }
 
 fn tuzdik_hole(pos: &Position, side: Side) -> i32 {
@@ -234,6 +251,11 @@ pub fn features(pos: &Position) -> Features {
             Feature::Singletons => pair(&|s| singletons(pos, s)),
             Feature::LargestHole => pair(&|s| largest_hole(pos, s)),
             Feature::StonesAcross => pair(&|s| stones_across(pos, s)),
+            // Like the kazan phase, a quantity of both sides at once: all of it is the mover's.
+            Feature::MobilityPhase => (
+                mobility_phase(mobility(pos, us) - mobility(pos, them), a + b, n),
+                0,
+            ),
         };
     }
     Features { sides }
@@ -295,6 +317,10 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::OddHoles) * (rows.odd[ours] - rows.odd[theirs])
         + W.get(Feature::Singletons) * (rows.singletons[ours] - rows.singletons[theirs])
         + W.get(Feature::StonesAcross) * (rows.across[ours] - rows.across[theirs]);
+    if W.get(Feature::MobilityPhase) != 0 {
+        let margin = rows.occupied[ours] - rows.occupied[theirs];
+        score += W.get(Feature::MobilityPhase) * mobility_phase(margin, a + b, N as i32);
+    }
     if W.get(Feature::LargestHole) != 0 {
         let largest = largest_holes::<N>(words);
         score += W.get(Feature::LargestHole) * (largest[ours] - largest[theirs]);
@@ -594,6 +620,27 @@ mod tests {
                 expected,
                 "{text}"
             );
+            assert_eq!(
+                evaluate(&pos),
+                Weights::DEFAULT.apply(&values),
+                "{text}: fast path"
+            );
+        }
+    }
+
+    #[test]
+    fn mobility_phase_is_the_mobility_margin_times_the_captured_share() {
+        // South has 7 non-empty holes and North 8, with 110 of the 162 stones captured:
+        // -1 * 110 * 8 / 81 is -10.9, truncated toward zero for either side to move.
+        for (text, expected) in [
+            ("1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 w", -10),
+            ("1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 b", 10),
+            // Nothing captured yet: a margin of one hole has no phase part.
+            ("10,10,10,10,10,10,10,10,0/9,9,9,9,9,9,9,9,10 0 0 b", 0),
+        ] {
+            let pos: Position = text.parse().unwrap();
+            let values = features(&pos);
+            assert_eq!(values.get(Feature::MobilityPhase), expected, "{text}");
             assert_eq!(
                 evaluate(&pos),
                 Weights::DEFAULT.apply(&values),

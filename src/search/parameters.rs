@@ -7,20 +7,23 @@ pub const STONE: i32 = 100;
 /// on the PlayOK games and 8,000 self-play games (4,000 distinct): `tuzdik tune
 /// playok-2025.pgn selfplay-25000.pgn selfplay-40000.pgn selfplay2-25000.pgn
 /// selfplay3-25000.pgn --seed 1 --positions-per-game 20 --epochs 8` (94,636 training and
-/// 23,106 validation positions; validation cross-entropy 0.4990 → 0.4970 with stones across).
+/// 23,106 validation positions; validation cross-entropy 0.4968 → 0.4920 with the mobility
+/// phase).
 /// The scale is fixed by the kazan: 100 per stone.
 pub mod eval {
     /// Per stone in the kazan (the unit; the tuner normalises to it).
     pub const KAZAN: i32 = 100;
     /// For owning a tuzdik: its expected future income on top of the 3 stones already counted.
-    pub const TUZDIK: i32 = 2228;
+    pub const TUZDIK: i32 = 3615;
     /// Per stone resting on the owner's row. They count for the owner at an empty-row ending
-    /// and are material to sow with, but spread over the row they are targets: beside the
-    /// largest hole, which values stones kept together, the fit puts it just below 0.
-    pub const ROW_STONE: i32 = 65;
-    /// Per non-empty hole (legal move): few holes left means the row is about to run dry
-    /// and the opponent's sowings find few targets.
-    pub const MOBILITY: i32 = 1381;
+    /// and are material to sow with; those about to be handed across are charged by
+    /// `STONES_ACROSS`, and with that the fit puts this clearly above 0 again.
+    pub const ROW_STONE: i32 = 93;
+    /// Per non-empty hole (legal move), at the start of the game: `MOBILITY_PHASE` adds to it
+    /// as stones are captured, so that it changes sign once about a fifth of them are in
+    /// the kazans (a row running dry ends the game late, but early an empty hole is just a
+    /// hole that has been played).
+    pub const MOBILITY: i32 = -804;
     /// Per stone of the best capture the side to move can make now. Must not be negative:
     /// the search takes the rest as a lower bound. The fit wants it below 0, so the tuner
     /// holds it at 0; the move scan still orders the moves.
@@ -28,24 +31,28 @@ pub mod eval {
     /// For having the move. Negative as fitted: at the sampled quiet leaves what having the
     /// move is worth shows in the other terms, and what is left favours the side that just
     /// moved.
-    pub const TEMPO: i32 = -297;
+    pub const TEMPO: i32 = -430;
     /// Per unit of the kazan phase: 16 × the kazan margin × the share of all stones already
     /// captured (see `eval::Feature::KazanPhase`).
-    pub const KAZAN_PHASE: i32 = 7;
+    pub const KAZAN_PHASE: i32 = 16;
     /// Per hole number of the tuzdik (1..N on the opponent's row, 0 without one).
-    pub const TUZDIK_HOLE: i32 = 85;
+    pub const TUZDIK_HOLE: i32 = 149;
     /// Per own hole holding an odd number of stones (one stone from the opponent makes it
     /// even, and captured).
-    pub const ODD_HOLES: i32 = -27;
+    pub const ODD_HOLES: i32 = -14;
     /// Per own hole holding exactly one stone (on top of its odd-hole weight): the
     /// opponent's next stone there makes two, a capture, and its own move gains nothing.
-    pub const SINGLETONS: i32 = -448;
+    pub const SINGLETONS: i32 = -706;
     /// Per stone in the fullest own hole: a hoard laps the ring and can end where it
     /// captures, and the opponent can rarely take it.
-    pub const LARGEST_HOLE: i32 = 61;
+    pub const LARGEST_HOLE: i32 = 92;
     /// Per stone the own holes would sow past the end of the own row (at most a row per
     /// hole): stones handed to the opponent's row.
-    pub const STONES_ACROSS: i32 = -127;
+    pub const STONES_ACROSS: i32 = -195;
+    /// Per non-empty own hole more than the opponent's, times 16 times the share of all
+    /// stones captured (see `Feature::MobilityPhase`): it turns the mobility weight from
+    /// negative at the start to strongly positive as the stones run out.
+    pub const MOBILITY_PHASE: i32 = 252;
 }
 
 /// Search parameters.
