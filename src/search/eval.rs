@@ -577,28 +577,30 @@ mod tests {
         }
     }
 
+    /// Checks `feature`'s (mover, opponent) values in each position, and that the search's
+    /// fast evaluation there is the weighted features.
+    fn check_feature(feature: Feature, cases: &[(&str, (i32, i32))]) {
+        for &(text, expected) in cases {
+            let pos: Position = text.parse().unwrap();
+            let values = features(&pos);
+            assert_eq!(values.sides[feature as usize], expected, "{text}");
+            let fast = evaluate(&pos);
+            assert_eq!(fast, Weights::DEFAULT.apply(&values), "{text}: fast path");
+        }
+    }
+
     #[test]
     fn the_largest_hole_is_exact_beyond_127_stones() {
         // Hole counts above 127 use a lane's top bit; North's 9th hole is past the first
         // sixteen bytes of the ring.
-        for (text, expected) in [
-            ("130,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,8 5 3 w", (130, 8)),
-            ("1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,140 2 2 w", (2, 140)),
-            ("1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,140 2 2 b", (140, 2)),
-        ] {
-            let pos: Position = text.parse().unwrap();
-            let values = features(&pos);
-            assert_eq!(
-                values.sides[Feature::LargestHole as usize],
-                expected,
-                "{text}"
-            );
-            assert_eq!(
-                evaluate(&pos),
-                Weights::DEFAULT.apply(&values),
-                "{text}: fast path"
-            );
-        }
+        check_feature(
+            Feature::LargestHole,
+            &[
+                ("130,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,8 5 3 w", (130, 8)),
+                ("1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,140 2 2 w", (2, 140)),
+                ("1,1,1,1,1,1,1,1,2/1,1,1,1,1,1,1,1,140 2 2 b", (140, 2)),
+            ],
+        );
     }
 
     #[test]
@@ -607,46 +609,30 @@ mod tests {
         // hole 9 of 2 hands 1; North's hole 9 (past the first sixteen bytes) of 140 stones
         // hands a whole row, and its hole 4 of 15 hands 9 as well (15 - 6, exactly a row).
         // South's hole 1 of 130 stones (a lane's top bit set) hands a row too.
-        for (text, expected) in [
-            ("12,0,0,0,0,0,0,5,2/1,1,1,15,1,1,1,1,100 11 10 w", (7, 18)),
-            ("12,0,0,0,0,0,0,5,2/1,1,1,15,1,1,1,1,100 11 10 b", (18, 7)),
-            ("130,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,8 5 3 w", (9, 7)),
-            ("9,8,7,6,5,4,3,2,1/10,9,8,7,6,5,4,3,2 40 23 w", (0, 9)),
-        ] {
-            let pos: Position = text.parse().unwrap();
-            let values = features(&pos);
-            assert_eq!(
-                values.sides[Feature::StonesAcross as usize],
-                expected,
-                "{text}"
-            );
-            assert_eq!(
-                evaluate(&pos),
-                Weights::DEFAULT.apply(&values),
-                "{text}: fast path"
-            );
-        }
+        check_feature(
+            Feature::StonesAcross,
+            &[
+                ("12,0,0,0,0,0,0,5,2/1,1,1,15,1,1,1,1,100 11 10 w", (7, 18)),
+                ("12,0,0,0,0,0,0,5,2/1,1,1,15,1,1,1,1,100 11 10 b", (18, 7)),
+                ("130,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,8 5 3 w", (9, 7)),
+                ("9,8,7,6,5,4,3,2,1/10,9,8,7,6,5,4,3,2 40 23 w", (0, 9)),
+            ],
+        );
     }
 
     #[test]
     fn mobility_phase_is_the_mobility_margin_times_the_captured_share() {
         // South has 7 non-empty holes and North 8, with 110 of the 162 stones captured:
         // -1 * 110 * 8 / 81 is -10.9, truncated toward zero for either side to move.
-        for (text, expected) in [
-            ("1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 w", -10),
-            ("1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 b", 10),
-            // Nothing captured yet: a margin of one hole has no phase part.
-            ("10,10,10,10,10,10,10,10,0/9,9,9,9,9,9,9,9,10 0 0 b", 0),
-        ] {
-            let pos: Position = text.parse().unwrap();
-            let values = features(&pos);
-            assert_eq!(values.get(Feature::MobilityPhase), expected, "{text}");
-            assert_eq!(
-                evaluate(&pos),
-                Weights::DEFAULT.apply(&values),
-                "{text}: fast path"
-            );
-        }
+        check_feature(
+            Feature::MobilityPhase,
+            &[
+                ("1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 w", (-10, 0)),
+                ("1,1,0,3,2,4,1,0,2/1,5,2,2,4,0,6,8,10 60 50 b", (10, 0)),
+                // Nothing captured yet: a margin of one hole has no phase part.
+                ("10,10,10,10,10,10,10,10,0/9,9,9,9,9,9,9,9,10 0 0 b", (0, 0)),
+            ],
+        );
     }
 
     #[test]
