@@ -1,7 +1,7 @@
 //! The static evaluation: the kazan margin plus what the board promises. Always from the side
 //! to move's point of view, in units of 1/100 stone.
 
-use super::ordering::{Scan, Words, ring_words, zero_bytes};
+use super::ordering::{ONES, Scan, Words, ring_words, zero_bytes};
 use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
@@ -183,19 +183,14 @@ const _: () = assert!(Weights::DEFAULT.get(Feature::Threat) >= 0);
 /// The compiled weights, read as constants so that zero weights cost nothing.
 const W: Weights = Weights::DEFAULT;
 
-/// The kazan-phase quantity of one side, given its kazan and the other's (see
-/// [`Feature::KazanPhase`]). Truncation is toward zero, so the two sides' values are exact
-/// opposites.
+/// A margin weighted by how far the game has gone: `margin * captured * 8 / N²`, 16 times
+/// the margin times the share of all `2N²` stones captured, for the phase features
+/// ([`Feature::KazanPhase`], whose margin is the kazans' and `a² - b²` that product, and
+/// [`Feature::MobilityPhase`]). Truncation is toward zero, so the two sides' values are
+/// exact opposites.
 #[inline(always)]
-const fn kazan_phase(ours: i32, theirs: i32, n: i32) -> i32 {
-    (ours * ours - theirs * theirs) * 8 / (n * n)
-}
-
-/// The mobility-phase quantity (see [`Feature::MobilityPhase`]) of a mobility margin, given
-/// both kazans.
-#[inline(always)]
-const fn mobility_phase(margin: i32, kazans: i32, n: i32) -> i32 {
-    margin * kazans * 8 / (n * n)
+const fn by_phase(margin: i32, captured: i32, n: i32) -> i32 {
+    margin * captured * 8 / (n * n)
 }
 
 fn tuzdik_hole(pos: &Position, side: Side) -> i32 {
@@ -245,7 +240,7 @@ pub fn features(pos: &Position) -> Features {
             Feature::Tempo => (1, 0),
             Feature::Threat => (Scan::new(pos).best_gain(), 0),
             // A quantity of the pair of kazans, not of one side: all of it is the mover's.
-            Feature::KazanPhase => (kazan_phase(a, b, n), 0),
+            Feature::KazanPhase => (by_phase(a - b, a + b, n), 0),
             Feature::TuzdikHole => pair(&|s| tuzdik_hole(pos, s)),
             Feature::OddHoles => pair(&|s| odd_holes(pos, s)),
             Feature::Singletons => pair(&|s| singletons(pos, s)),
@@ -253,7 +248,7 @@ pub fn features(pos: &Position) -> Features {
             Feature::StonesAcross => pair(&|s| stones_across(pos, s)),
             // Like the kazan phase, a quantity of both sides at once: all of it is the mover's.
             Feature::MobilityPhase => (
-                mobility_phase(mobility(pos, us) - mobility(pos, them), a + b, n),
+                by_phase(mobility(pos, us) - mobility(pos, them), a + b, n),
                 0,
             ),
         };
@@ -302,7 +297,7 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
     let hole = |square: Option<usize>| square.map_or(0, |square| (square % N) as i32 + 1);
     let rows = Rows::count::<N>(words);
     let phase = if W.get(Feature::KazanPhase) != 0 {
-        kazan_phase(a, b, N as i32)
+        by_phase(a - b, a + b, N as i32)
     } else {
         0
     };
@@ -319,7 +314,7 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         + W.get(Feature::StonesAcross) * (rows.across[ours] - rows.across[theirs]);
     if W.get(Feature::MobilityPhase) != 0 {
         let margin = rows.occupied[ours] - rows.occupied[theirs];
-        score += W.get(Feature::MobilityPhase) * mobility_phase(margin, a + b, N as i32);
+        score += W.get(Feature::MobilityPhase) * by_phase(margin, a + b, N as i32);
     }
     if W.get(Feature::LargestHole) != 0 {
         let largest = largest_holes::<N>(words);
@@ -346,11 +341,6 @@ struct Rows {
     singletons: [i32; 2],
     across: [i32; 2],
 }
-
-/// 0x01 in every byte.
-const ONES: u64 = u64::from_le_bytes([1; 8]);
-/// 0x7f in every byte.
-const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
 
 /// `[word][side]`: 0xff in the bytes of a ring laid out in little-endian words (byte `i` of
 /// the ring is byte `i % 8` of word `i / 8`) that belong to `side`'s row.
@@ -501,9 +491,8 @@ impl Rows {
             let mut singletons = 0;
             let mut across = 0;
             for ((word, mask), spill) in words.iter().zip(masks).zip(spills) {
-                let nonzero = ((((word & LOW7) + LOW7) | word) >> 7) & ONES;
                 stones += word & mask[side];
-                occupied += nonzero & mask[side];
+                occupied += (zero_bytes(*word) ^ ONES) & mask[side];
                 odd += word & ONES & mask[side];
                 if W.get(Feature::Singletons) != 0 {
                     // A byte of 1 is the one that XOR with 1 makes 0.

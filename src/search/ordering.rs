@@ -142,7 +142,7 @@ impl Scan {
 }
 
 /// 0x01 in every byte.
-const ONES: u64 = u64::from_le_bytes([1; 8]);
+pub(super) const ONES: u64 = u64::from_le_bytes([1; 8]);
 /// 0x7f in every byte.
 const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
 
