@@ -22,7 +22,9 @@ use crate::matchrun::openings::{self, SplitMix};
 use crate::moves::Move;
 use crate::position::{Position, Side};
 use crate::record::{Outcome, Record};
-use crate::search::eval::{self, FEATURES, Feature, Weights};
+use crate::search::eval::{
+    self, FEATURES, Feature, TABLE_COUNTS, TABLE_HOLES, Weights, table_feature,
+};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits};
 use crate::variant::Variant;
@@ -73,6 +75,44 @@ pub struct Sample {
     pub x: [f64; FEATURES],
     /// 1 for a win of the side to move, 0.5 for a draw, 0 for a loss.
     pub y: f64,
+    /// The indices of the features that are not 0, `present[..present_len]`, in order: the
+    /// hole table's features are mostly 0, and the fit's sums skip them.
+    present: [u8; FEATURES],
+    present_len: u8,
+}
+
+const _: () = assert!(FEATURES <= 256);
+
+impl Sample {
+    /// A sample of features `x` and label `y`.
+    pub fn new(x: [f64; FEATURES], y: f64) -> Sample {
+        let mut present = [0; FEATURES];
+        let mut present_len = 0;
+        for (i, &value) in x.iter().enumerate() {
+            if value != 0.0 {
+                present[present_len] = i as u8;
+                present_len += 1;
+            }
+        }
+        Sample {
+            x,
+            y,
+            present,
+            present_len: present_len as u8,
+        }
+    }
+
+    /// The indices of its features that are not 0.
+    fn present(&self) -> impl Iterator<Item = usize> + '_ {
+        self.present[..usize::from(self.present_len)]
+            .iter()
+            .map(|&i| usize::from(i))
+    }
+
+    /// Its evaluation under `weights`.
+    fn score(&self, weights: &[f64; FEATURES]) -> f64 {
+        self.present().map(|i| weights[i] * self.x[i]).sum()
+    }
 }
 
 /// The samples of a run, split.
@@ -129,7 +169,7 @@ pub fn loss(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let z = k * dot(weights, &s.x) / 100.0;
+            let z = k * s.score(weights) / 100.0;
             // ln(1 + e^z) computed without overflow, then the cross-entropy in logit form.
             let softplus = if z > 0.0 {
                 z + (-z).exp().ln_1p()
@@ -150,22 +190,27 @@ pub fn gradient(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> [f64; 
     }
     let scale = k / 100.0;
     for s in samples {
-        let r = sigmoid(scale * dot(weights, &s.x)) - s.y;
-        for (gj, xj) in g.iter_mut().zip(s.x) {
-            *gj += r * scale * xj;
+        let r = sigmoid(scale * s.score(weights)) - s.y;
+        for i in s.present() {
+            g[i] += r * scale * s.x[i];
         }
     }
     g.map(|v| v / samples.len() as f64)
 }
 
-fn hessian(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> [[f64; FEATURES]; FEATURES] {
-    let mut h = [[0.0; FEATURES]; FEATURES];
+fn hessian(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> Vec<[f64; FEATURES]> {
+    let mut h = vec![[0.0; FEATURES]; FEATURES];
     let scale = k / 100.0;
+    // The hole table's features are indicators, mostly 0 in any one sample: only the pairs of
+    // features a sample has add to the sum.
+    let mut present = Vec::with_capacity(FEATURES);
     for s in samples {
-        let p = sigmoid(scale * dot(weights, &s.x));
+        let p = sigmoid(scale * s.score(weights));
         let c = p * (1.0 - p) * scale * scale;
-        for i in 0..FEATURES {
-            for j in 0..=i {
+        present.clear();
+        present.extend(s.present());
+        for (a, &i) in present.iter().enumerate() {
+            for &j in &present[..=a] {
                 h[i][j] += c * s.x[i] * s.x[j];
             }
         }
@@ -180,12 +225,8 @@ fn hessian(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> [[f64; FEAT
     h
 }
 
-fn dot(a: &[f64; FEATURES], b: &[f64; FEATURES]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
-fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
+fn solve(mut a: Vec<[f64; FEATURES]>, mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
     for col in 0..FEATURES {
         let pivot = (col..FEATURES).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
         if a[pivot][col].abs() < 1e-300 {
@@ -322,7 +363,7 @@ fn newton(
         let current = loss(train, &w, k);
         let mut factor = 1.0;
         let mut next = w;
-        for _ in 0..30 {
+        for _ in 0..12 {
             for j in 0..FEATURES {
                 next[j] = w[j] - factor * step[j];
             }
@@ -414,10 +455,7 @@ fn sample_game(
             continue;
         };
         let diffs = eval::features(&leaf).diffs();
-        out.push(Sample {
-            x: diffs.map(f64::from),
-            y,
-        });
+        out.push(Sample::new(diffs.map(f64::from), y));
     }
 }
 
@@ -603,6 +641,20 @@ pub fn run(options: &TuneOptions) -> Result<String, String> {
             Weights::DEFAULT.get(feature)
         );
     }
+    let _ = writeln!(
+        report,
+        "pub const HOLE_TABLE: [[i32; {TABLE_COUNTS}]; {TABLE_HOLES}] = ["
+    );
+    for hole in 0..TABLE_HOLES {
+        let row: Vec<String> = (0..TABLE_COUNTS)
+            .map(|count| {
+                let w = fit.weights[table_feature(hole, count as u8)];
+                (w.round() as i64).to_string()
+            })
+            .collect();
+        let _ = writeln!(report, "    [{}],", row.join(", "));
+    }
+    let _ = writeln!(report, "];");
     Ok(report)
 }
 
@@ -613,16 +665,19 @@ fn read(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::eval::NAMED;
 
-    /// `values` for the first features, then a fixed pattern of small weights for the rest:
-    /// the tests need no change when a feature is added.
+    /// `values` for the first features, then a fixed pattern of small weights for the rest
+    /// of the named ones, and the same pattern five times as large for the hole table (an
+    /// indicator's weight needs to be larger to show in 40,000 samples): the tests need no
+    /// change when a feature is added. The pattern sums to 0 over each hole's 16 counts, the
+    /// only table the data can tell (a constant added to a hole's row changes no evaluation).
     fn weights(values: &[f64]) -> [f64; FEATURES] {
         const MORE: [f64; 8] = [-7.0, 9.0, -5.0, 11.0, -8.0, 6.0, -10.0, 4.0];
-        std::array::from_fn(|i| {
-            values
-                .get(i)
-                .copied()
-                .unwrap_or_else(|| MORE[(i - values.len()) % MORE.len()])
+        std::array::from_fn(|i| match values.get(i) {
+            Some(&value) => value,
+            None if i < NAMED => MORE[(i - values.len()) % MORE.len()],
+            None => 5.0 * MORE[(i - NAMED) % MORE.len()],
         })
     }
 
@@ -631,16 +686,19 @@ mod tests {
         (0..count)
             .map(|_| {
                 let mut x = [0.0; FEATURES];
-                for v in x.iter_mut() {
+                for v in x.iter_mut().take(NAMED) {
                     *v = rng.below(21) as f64 - 10.0;
                 }
                 x[Feature::Tempo as usize] = 1.0;
-                let p = sigmoid(k * dot(weights, &x) / 100.0);
-                let u = rng.next_u64() as f64 / u64::MAX as f64;
-                Sample {
-                    x,
-                    y: if u < p { 1.0 } else { 0.0 },
+                // The hole table as real rows give it: one count per hole on each side.
+                for hole in 0..TABLE_HOLES {
+                    x[table_feature(hole, rng.below(TABLE_COUNTS) as u8)] += 1.0;
+                    x[table_feature(hole, rng.below(TABLE_COUNTS) as u8)] -= 1.0;
                 }
+                let truth: f64 = weights.iter().zip(&x).map(|(w, v)| w * v).sum();
+                let p = sigmoid(k * truth / 100.0);
+                let u = rng.next_u64() as f64 / u64::MAX as f64;
+                Sample::new(x, if u < p { 1.0 } else { 0.0 })
             })
             .collect()
     }
@@ -709,8 +767,10 @@ mod tests {
         fit(&data, &start, 25).unwrap()
     }
 
+    /// Each named weight within `tolerance`; the hole table's within three times that on
+    /// average (each of its weights shows in an eighth of the samples).
     fn assert_weights_near(fit: &Fit, truth: &[f64; FEATURES], tolerance: f64) {
-        for j in 1..FEATURES {
+        for j in 1..NAMED {
             assert!(
                 (fit.weights[j] - truth[j]).abs() < tolerance,
                 "weight {j}: {} vs {}",
@@ -718,6 +778,14 @@ mod tests {
                 truth[j]
             );
         }
+        let table_error = (NAMED..FEATURES)
+            .map(|j| (fit.weights[j] - truth[j]).abs())
+            .sum::<f64>()
+            / (FEATURES - NAMED) as f64;
+        assert!(
+            table_error < 3.0 * tolerance,
+            "hole table: mean error {table_error}"
+        );
     }
 
     #[test]

@@ -5,8 +5,32 @@ use super::ordering::{ONES, Scan, Words, ring_words, zero_bytes};
 use super::parameters::eval as weights;
 use crate::position::{Position, Side, with_row_len};
 
-/// How many features the evaluation has.
-pub const FEATURES: usize = 13;
+/// How many named features ([`Feature`]) the evaluation has.
+pub const NAMED: usize = 13;
+/// Holes per row in the hole table (Toguz Kumalak's rows; the smaller variants have none).
+pub const TABLE_HOLES: usize = 9;
+/// Stone counts the hole table tells apart: 0 to 14, and 15 or more.
+pub const TABLE_COUNTS: usize = 16;
+/// How many features the evaluation has: the named ones, then the hole table's, one per
+/// hole and count ([`table_feature`]).
+pub const FEATURES: usize = NAMED + TABLE_HOLES * TABLE_COUNTS;
+
+/// The index of the hole table's feature for a hole numbered `hole + 1` holding `stones`:
+/// 1 for each such own hole, less 1 for each such hole of the opponent's.
+///
+/// ```
+/// use tuzdik::search::eval::{NAMED, table_feature};
+/// assert_eq!(table_feature(0, 0), NAMED);
+/// assert_eq!(table_feature(1, 40), table_feature(1, 15));
+/// ```
+pub const fn table_feature(hole: usize, stones: u8) -> usize {
+    let count = if (stones as usize) < TABLE_COUNTS {
+        stones as usize
+    } else {
+        TABLE_COUNTS - 1
+    };
+    NAMED + hole * TABLE_COUNTS + count
+}
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
 /// [`Features`] and [`Weights`]).
@@ -55,7 +79,7 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, in index order.
-    pub const ALL: [Feature; FEATURES] = [
+    pub const ALL: [Feature; NAMED] = [
         Feature::Kazan,
         Feature::Tuzdik,
         Feature::RowStones,
@@ -137,21 +161,39 @@ pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// The weights the engine is compiled with (`parameters::eval`).
-    pub const DEFAULT: Weights = Weights([
-        weights::KAZAN,
-        weights::TUZDIK,
-        weights::ROW_STONE,
-        weights::MOBILITY,
-        weights::TEMPO,
-        weights::THREAT_TO_MOVE_PERCENT,
-        weights::KAZAN_PHASE,
-        weights::TUZDIK_HOLE,
-        weights::ODD_HOLES,
-        weights::SINGLETONS,
-        weights::LARGEST_HOLE,
-        weights::STONES_ACROSS,
-        weights::MOBILITY_PHASE,
-    ]);
+    pub const DEFAULT: Weights = Weights::with_table(
+        [
+            weights::KAZAN,
+            weights::TUZDIK,
+            weights::ROW_STONE,
+            weights::MOBILITY,
+            weights::TEMPO,
+            weights::THREAT_TO_MOVE_PERCENT,
+            weights::KAZAN_PHASE,
+            weights::TUZDIK_HOLE,
+            weights::ODD_HOLES,
+            weights::SINGLETONS,
+            weights::LARGEST_HOLE,
+            weights::STONES_ACROSS,
+            weights::MOBILITY_PHASE,
+        ],
+        weights::HOLE_TABLE,
+    );
+
+    /// The named weights followed by the hole table's.
+    const fn with_table(named: [i32; NAMED], table: [[i32; TABLE_COUNTS]; TABLE_HOLES]) -> Weights {
+        let mut all = [0; FEATURES];
+        let mut i = 0;
+        while i < FEATURES {
+            all[i] = if i < NAMED {
+                named[i]
+            } else {
+                table[(i - NAMED) / TABLE_COUNTS][(i - NAMED) % TABLE_COUNTS]
+            };
+            i += 1;
+        }
+        Weights(all)
+    }
 
     /// One feature's weight.
     pub const fn get(&self, feature: Feature) -> i32 {
@@ -253,6 +295,14 @@ pub fn features(pos: &Position) -> Features {
             ),
         };
     }
+    if n as usize == TABLE_HOLES {
+        for (i, &stones) in pos.row(us).iter().enumerate() {
+            sides[table_feature(i, stones)].0 += 1;
+        }
+        for (i, &stones) in pos.row(them).iter().enumerate() {
+            sides[table_feature(i, stones)].1 += 1;
+        }
+    }
     Features { sides }
 }
 
@@ -323,7 +373,21 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
     if W.get(Feature::TuzdikHole) != 0 {
         score += W.get(Feature::TuzdikHole) * holes;
     }
+    if N == TABLE_HOLES {
+        score +=
+            hole_table(pos.ring_n::<N>(), ours * N) - hole_table(pos.ring_n::<N>(), theirs * N);
+    }
     score.clamp(-BOARD_LIMIT, BOARD_LIMIT)
+}
+
+/// The hole table's score of the row of a Toguz ring starting at `start`.
+#[inline(always)]
+fn hole_table(ring: &[u8], start: usize) -> i32 {
+    let table = &weights::HOLE_TABLE;
+    let row = &ring[start..start + TABLE_HOLES];
+    (table.iter().zip(row))
+        .map(|(values, &stones)| values[usize::from(stones).min(TABLE_COUNTS - 1)])
+        .sum()
 }
 
 /// The capture-threat term: what the side to move's best predicted capture is worth.
@@ -530,7 +594,19 @@ pub fn terms(pos: &Position) -> (Vec<Term>, i32) {
                 score: (south - north) * W.get(feature),
             }
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut terms = terms;
+    if pos.variant().holes_per_side() == TABLE_HOLES {
+        // The table has no single raw quantity: each side's figure is its row's sum.
+        let ring = pos.ring();
+        let (south, north) = (hole_table(ring, 0), hole_table(ring, TABLE_HOLES));
+        terms.push(Term {
+            name: "hole table",
+            south,
+            north,
+            score: south - north,
+        });
+    }
     (terms, evaluate(pos))
 }
 
@@ -576,6 +652,34 @@ mod tests {
             let fast = evaluate(&pos);
             assert_eq!(fast, Weights::DEFAULT.apply(&values), "{text}: fast path");
         }
+    }
+
+    #[test]
+    fn the_hole_table_counts_each_hole_by_its_number_and_stones() {
+        // South to move: its hole 1 holds 12 stones, hole 9 holds 40 (counted as 15 or
+        // more); North's hole 1 holds 12 as well, so that feature cancels out.
+        let pos: Position = "12,1,0,3,2,4,1,0,40/12,5,2,2,4,0,6,8,10 23 27 w"
+            .parse()
+            .unwrap();
+        let values = features(&pos);
+        assert_eq!(values.sides[table_feature(0, 12)], (1, 1));
+        assert_eq!(values.diffs()[table_feature(0, 12)], 0);
+        assert_eq!(values.sides[table_feature(8, 15)], (1, 0));
+        assert_eq!(values.sides[table_feature(8, 10)], (0, 1));
+        assert_eq!(values.sides[table_feature(2, 0)], (1, 0));
+        assert_eq!(values.sides[table_feature(5, 0)], (0, 1));
+        // Each side has one feature per hole.
+        let table = &values.sides[NAMED..];
+        assert_eq!(table.iter().map(|&(us, _)| us).sum::<i32>(), 9);
+        assert_eq!(table.iter().map(|&(_, them)| them).sum::<i32>(), 9);
+        assert_eq!(evaluate(&pos), Weights::DEFAULT.apply(&values), "fast path");
+        // Rows of 7 and 5 have no table.
+        let kozdatu = Position::start(crate::Variant::new(crate::Family::Kozdatu));
+        assert!(
+            features(&kozdatu).sides[NAMED..]
+                .iter()
+                .all(|&v| v == (0, 0))
+        );
     }
 
     #[test]

@@ -4,26 +4,26 @@
 pub const STONE: i32 = 100;
 
 /// Evaluation weights (side to move minus opponent), fitted by `tuzdik tune` (docs/tune.md)
-/// on the PlayOK games and 8,000 self-play games (4,000 distinct): `tuzdik tune
+/// on the PlayOK games and 10,000 self-play games (5,000 distinct): `tuzdik tune
 /// playok-2025.pgn selfplay-25000.pgn selfplay-40000.pgn selfplay2-25000.pgn
-/// selfplay3-25000.pgn --seed 1 --positions-per-game 20 --epochs 8` (94,636 training and
-/// 23,106 validation positions; validation cross-entropy 0.4968 → 0.4920 with the mobility
-/// phase).
+/// selfplay3-25000.pgn selfplay4-25000.pgn --seed 1 --positions-per-game 20 --epochs 8`
+/// (110,546 training and 27,052 validation positions; validation cross-entropy 0.4933 →
+/// 0.4822 with the hole table).
 /// The scale is fixed by the kazan: 100 per stone.
 pub mod eval {
     /// Per stone in the kazan (the unit; the tuner normalises to it).
     pub const KAZAN: i32 = 100;
     /// For owning a tuzdik: its expected future income on top of the 3 stones already counted.
-    pub const TUZDIK: i32 = 3615;
+    pub const TUZDIK: i32 = 2968;
     /// Per stone resting on the owner's row. They count for the owner at an empty-row ending
-    /// and are material to sow with; those about to be handed across are charged by
-    /// `STONES_ACROSS`, and with that the fit puts this clearly above 0 again.
-    pub const ROW_STONE: i32 = 93;
+    /// and are material to sow with; how much depends on where they stand, which the hole
+    /// table says, so little is left for this.
+    pub const ROW_STONE: i32 = 5;
     /// Per non-empty hole (legal move), at the start of the game: `MOBILITY_PHASE` adds to it
-    /// as stones are captured, so that it changes sign once about a fifth of them are in
+    /// as stones are captured, so that it changes sign once about a seventh of them are in
     /// the kazans (a row running dry ends the game late, but early an empty hole is just a
     /// hole that has been played).
-    pub const MOBILITY: i32 = -804;
+    pub const MOBILITY: i32 = -430;
     /// Per stone of the best capture the side to move can make now. Must not be negative:
     /// the search takes the rest as a lower bound. The fit wants it below 0, so the tuner
     /// holds it at 0; the move scan still orders the moves.
@@ -31,28 +31,44 @@ pub mod eval {
     /// For having the move. Negative as fitted: at the sampled quiet leaves what having the
     /// move is worth shows in the other terms, and what is left favours the side that just
     /// moved.
-    pub const TEMPO: i32 = -430;
+    pub const TEMPO: i32 = -322;
     /// Per unit of the kazan phase: 16 × the kazan margin × the share of all stones already
     /// captured (see `eval::Feature::KazanPhase`).
-    pub const KAZAN_PHASE: i32 = 16;
+    pub const KAZAN_PHASE: i32 = 11;
     /// Per hole number of the tuzdik (1..N on the opponent's row, 0 without one).
-    pub const TUZDIK_HOLE: i32 = 149;
+    pub const TUZDIK_HOLE: i32 = 120;
     /// Per own hole holding an odd number of stones (one stone from the opponent makes it
     /// even, and captured).
-    pub const ODD_HOLES: i32 = -14;
+    pub const ODD_HOLES: i32 = -4;
     /// Per own hole holding exactly one stone (on top of its odd-hole weight): the
     /// opponent's next stone there makes two, a capture, and its own move gains nothing.
-    pub const SINGLETONS: i32 = -706;
+    pub const SINGLETONS: i32 = -731;
     /// Per stone in the fullest own hole: a hoard laps the ring and can end where it
     /// captures, and the opponent can rarely take it.
-    pub const LARGEST_HOLE: i32 = 92;
+    pub const LARGEST_HOLE: i32 = 90;
     /// Per stone the own holes would sow past the end of the own row (at most a row per
     /// hole): stones handed to the opponent's row.
-    pub const STONES_ACROSS: i32 = -195;
+    pub const STONES_ACROSS: i32 = -84;
     /// Per non-empty own hole more than the opponent's, times 16 times the share of all
     /// stones captured (see `Feature::MobilityPhase`): it turns the mobility weight from
     /// negative at the start to strongly positive as the stones run out.
-    pub const MOBILITY_PHASE: i32 = 252;
+    pub const MOBILITY_PHASE: i32 = 192;
+    /// The hole table (Toguz Kumalak's rows of 9 only): `HOLE_TABLE[h][c]` for an own hole
+    /// numbered `h + 1` holding `c` stones (15 standing for 15 or more), minus the same for
+    /// the opponent's holes. What a count is worth depends on where it stands: whether its
+    /// sowing ends on the own row or the opponent's, and where the opponent's sowings end.
+    #[rustfmt::skip]
+    pub const HOLE_TABLE: [[i32; 16]; 9] = [
+        [442, 154, -420, -296, -97, 207, 16, -49, -14, -245, -220, -105, -1, 291, 67, 271],
+        [-442, -298, -466, -372, 145, -178, 272, 71, 621, 141, 4, 331, 368, 319, -118, -396],
+        [-495, -289, -414, -347, 132, -49, 183, 363, 190, 73, -15, 270, 647, 275, -71, -453],
+        [-172, -101, -150, -1, 154, 145, 431, 212, 257, -314, -62, -268, 293, -163, -354, 92],
+        [-311, -51, -123, -86, 95, 61, 374, 218, 290, -130, 212, 41, -4, -320, -188, -78],
+        [-369, 143, -30, 27, 198, 186, 109, -39, -2, -16, -224, 174, 32, -85, -121, 17],
+        [67, 233, 0, 77, 212, -33, 276, -85, -109, -164, -143, -202, -259, 8, -158, 279],
+        [1117, 292, 21, -16, -22, -18, -44, -421, -308, -216, -190, -189, -141, -28, -307, 470],
+        [-13, -280, -552, -525, -444, -241, -282, -150, -16, -58, 124, 437, 126, 412, 543, 919],
+    ];
 }
 
 /// Search parameters.
