@@ -102,16 +102,16 @@ impl Sample {
         }
     }
 
-    /// The indices of its features that are not 0.
-    fn present(&self) -> impl Iterator<Item = usize> + '_ {
-        self.present[..usize::from(self.present_len)]
-            .iter()
-            .map(|&i| usize::from(i))
+    /// The indices of its features that are not 0, in order.
+    fn present(&self) -> &[u8] {
+        &self.present[..usize::from(self.present_len)]
     }
 
     /// Its evaluation under `weights`.
     fn score(&self, weights: &[f64; FEATURES]) -> f64 {
-        self.present().map(|i| weights[i] * self.x[i]).sum()
+        (self.present().iter())
+            .map(|&i| weights[usize::from(i)] * self.x[usize::from(i)])
+            .sum()
     }
 }
 
@@ -191,8 +191,8 @@ pub fn gradient(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> [f64; 
     let scale = k / 100.0;
     for s in samples {
         let r = sigmoid(scale * s.score(weights)) - s.y;
-        for i in s.present() {
-            g[i] += r * scale * s.x[i];
+        for &i in s.present() {
+            g[usize::from(i)] += r * scale * s.x[usize::from(i)];
         }
     }
     g.map(|v| v / samples.len() as f64)
@@ -203,14 +203,14 @@ fn hessian(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> Vec<[f64; F
     let scale = k / 100.0;
     // The hole table's features are indicators, mostly 0 in any one sample: only the pairs of
     // features a sample has add to the sum.
-    let mut present = Vec::with_capacity(FEATURES);
     for s in samples {
         let p = sigmoid(scale * s.score(weights));
         let c = p * (1.0 - p) * scale * scale;
-        present.clear();
-        present.extend(s.present());
+        let present = s.present();
         for (a, &i) in present.iter().enumerate() {
+            let i = usize::from(i);
             for &j in &present[..=a] {
+                let j = usize::from(j);
                 h[i][j] += c * s.x[i] * s.x[j];
             }
         }

@@ -24,12 +24,17 @@ pub const FEATURES: usize = NAMED + TABLE_HOLES * TABLE_COUNTS;
 /// assert_eq!(table_feature(1, 40), table_feature(1, 15));
 /// ```
 pub const fn table_feature(hole: usize, stones: u8) -> usize {
-    let count = if (stones as usize) < TABLE_COUNTS {
+    NAMED + hole * TABLE_COUNTS + table_count(stones)
+}
+
+/// The hole table's count for a hole of `stones`: the last counts all larger holes.
+#[inline(always)]
+const fn table_count(stones: u8) -> usize {
+    if (stones as usize) < TABLE_COUNTS {
         stones as usize
     } else {
         TABLE_COUNTS - 1
-    };
-    NAMED + hole * TABLE_COUNTS + count
+    }
 }
 
 /// The evaluation's features, each a side-to-move-minus-opponent quantity (the index into
@@ -374,8 +379,8 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
         score += W.get(Feature::TuzdikHole) * holes;
     }
     if N == TABLE_HOLES {
-        score +=
-            hole_table(pos.ring_n::<N>(), ours * N) - hole_table(pos.ring_n::<N>(), theirs * N);
+        let ring = pos.ring_n::<N>();
+        score += hole_table(ring, ours * N) - hole_table(ring, theirs * N);
     }
     score.clamp(-BOARD_LIMIT, BOARD_LIMIT)
 }
@@ -386,7 +391,7 @@ fn hole_table(ring: &[u8], start: usize) -> i32 {
     let table = &weights::HOLE_TABLE;
     let row = &ring[start..start + TABLE_HOLES];
     (table.iter().zip(row))
-        .map(|(values, &stones)| values[usize::from(stones).min(TABLE_COUNTS - 1)])
+        .map(|(values, &stones)| values[table_count(stones)])
         .sum()
 }
 
@@ -578,7 +583,7 @@ impl Rows {
 pub fn terms(pos: &Position) -> (Vec<Term>, i32) {
     let south_to_move = pos.side_to_move() == Side::South;
     let values = features(pos);
-    let terms = Feature::ALL
+    let mut terms: Vec<Term> = Feature::ALL
         .iter()
         .map(|&feature| {
             let (us, them) = values.sides[feature as usize];
@@ -594,8 +599,7 @@ pub fn terms(pos: &Position) -> (Vec<Term>, i32) {
                 score: (south - north) * W.get(feature),
             }
         })
-        .collect::<Vec<_>>();
-    let mut terms = terms;
+        .collect();
     if pos.variant().holes_per_side() == TABLE_HOLES {
         // The table has no single raw quantity: each side's figure is its row's sum.
         let ring = pos.ring();
