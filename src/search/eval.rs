@@ -346,16 +346,20 @@ pub fn board_score_n<const N: usize>(pos: &Position, words: &Words) -> i32 {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (a, b) = (pos.kazan(us) as i32, pos.kazan(them) as i32);
-    // The tuzdiks by ring index: their hole numbers then divide by a constant row length.
+    // The tuzdiks by ring index, which give their hole numbers with no division.
     let (ours_square, theirs_square) = (pos.tuzdik_square(us), pos.tuzdik_square(them));
     let tuzdiks = i32::from(ours_square.is_some()) - i32::from(theirs_square.is_some());
-    let hole = |square: Option<usize>| square.map_or(0, |square| (square % N) as i32 + 1);
+    // A tuzdik stands on the row across from its owner: its hole number is its ring index
+    // less that row's start (a subtraction, where `% N` would take a multiply and more).
+    let hole = |square: Option<usize>, row: Side| {
+        square.map_or(0, |square| (square - row.index() * N) as i32 + 1)
+    };
     let phase = if W.get(Feature::KazanPhase) != 0 {
         by_phase(a - b, a + b, N as i32)
     } else {
         0
     };
-    let holes = hole(ours_square) - hole(theirs_square);
+    let holes = hole(ours_square, them) - hole(theirs_square, us);
     let (ours, theirs) = (us.index(), them.index());
     let mut score = W.get(Feature::Kazan) * (a - b)
         + W.get(Feature::Tuzdik) * tuzdiks
