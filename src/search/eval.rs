@@ -257,12 +257,25 @@ fn largest_hole(pos: &Position, side: Side) -> i32 {
 }
 
 fn stones_across(pos: &Position, side: Side) -> i32 {
-    let n = pos.variant().holes_per_side() as i32;
-    // Hole `i` (from 0) sows its first stone back into itself, so `n - i` stones stay on the
-    // row and the rest go on, a whole row at most before they come round again.
+    let n = pos.variant().holes_per_side();
     (pos.row(side).iter().enumerate())
-        .map(|(i, &stones)| (i32::from(stones) - (n - i as i32)).clamp(0, n))
+        .map(|(i, &stones)| sown_across(i32::from(stones), i, n))
         .sum()
+}
+
+/// What a row of `n` holes' hole `hole + 1` holding `stones` sows across
+/// ([`Feature::StonesAcross`]): it sows its first stone back into itself, so `n - hole`
+/// stones stay on the row and the rest go on, a whole row at most before they come round
+/// again. Shared by the plain features and the search's per-hole table.
+const fn sown_across(stones: i32, hole: usize, n: usize) -> i32 {
+    let beyond = stones - (n - hole) as i32;
+    if beyond <= 0 {
+        0
+    } else if beyond >= n as i32 {
+        n as i32
+    } else {
+        beyond
+    }
 }
 
 fn mobility(pos: &Position, side: Side) -> i32 {
@@ -417,15 +430,6 @@ impl<const N: usize> HoleScores<N> {
             let mut count = 0;
             while count < 256 {
                 let stones = count as i32;
-                // As in `stones_across`: the hole sows `N - hole` stones on its own row.
-                let room = (N - hole) as i32;
-                let across = if stones <= room {
-                    0
-                } else if stones - room >= N as i32 {
-                    N as i32
-                } else {
-                    stones - room
-                };
                 let table = if N == TABLE_HOLES {
                     weights::HOLE_TABLE[hole][table_count(count as u8)]
                 } else {
@@ -436,7 +440,7 @@ impl<const N: usize> HoleScores<N> {
                     + W.get(Feature::Mobility) * (stones != 0) as i32
                     + W.get(Feature::OddHoles) * (stones % 2)
                     + W.get(Feature::Singletons) * (stones == 1) as i32
-                    + W.get(Feature::StonesAcross) * across;
+                    + W.get(Feature::StonesAcross) * sown_across(stones, hole, N);
                 count += 1;
             }
             hole += 1;
