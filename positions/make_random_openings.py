@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Random balanced openings (positions/openings-random.txt).
+"""Random balanced openings (positions/openings-random.txt, positions/openings-wide.txt).
 
 usage: make_random_openings.py ENGINE COUNT PLIES SEED
 """

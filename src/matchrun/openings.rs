@@ -119,6 +119,46 @@ mod tests {
         assert!(kozdatu[0].is_startpos());
     }
 
+    /// The shipped test books: every line a distinct, playable opening that the holes in
+    /// its comment reach from the start, as its header says.
+    #[test]
+    fn the_random_books_replay_from_their_comments() {
+        for (name, text, count, plies) in [
+            (
+                "openings-random.txt",
+                include_str!("../../positions/openings-random.txt"),
+                1000,
+                6,
+            ),
+            (
+                "openings-wide.txt",
+                include_str!("../../positions/openings-wide.txt"),
+                10000,
+                8,
+            ),
+        ] {
+            let book = parse(text, Variant::TOGYZ, name).unwrap();
+            assert_eq!(book.len(), count, "{name}");
+            let distinct: std::collections::HashSet<Position> =
+                book.iter().map(|o| *o.game.position()).collect();
+            assert_eq!(distinct.len(), count, "{name} repeats an opening");
+            let lines = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+            for (opening, line) in book.iter().zip(lines) {
+                let (_, comment) = line.split_once('#').unwrap();
+                let holes: Vec<&str> = comment.split_whitespace().take(plies).collect();
+                let mut game = Game::new(Variant::TOGYZ);
+                for hole in &holes {
+                    game.play_text(hole).unwrap();
+                }
+                assert_eq!(game.position(), opening.game.position(), "{name}: {line}");
+                let score: i32 = comment.split_whitespace().last().unwrap().parse().unwrap();
+                assert!(score.abs() <= 150, "{name}: {line}");
+            }
+        }
+    }
+
     #[test]
     fn bad_lines_are_named() {
         let text = "# comment\n\nstartpos # the start\n9,9,9/9,9,9 0 0 w\n";
