@@ -142,10 +142,11 @@ mod tests {
             let distinct: std::collections::HashSet<Position> =
                 book.iter().map(|o| *o.game.position()).collect();
             assert_eq!(distinct.len(), count, "{name} repeats an opening");
-            let lines = text
-                .lines()
-                .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-            for (opening, line) in book.iter().zip(lines) {
+            let lines: Vec<&str> = text.lines().collect();
+            for opening in &book {
+                // The opening's source is `name:line`, its line in the file.
+                let (_, number) = opening.source.rsplit_once(':').unwrap();
+                let line = lines[number.parse::<usize>().unwrap() - 1];
                 let (_, comment) = line.split_once('#').unwrap();
                 let holes: Vec<&str> = comment.split_whitespace().take(plies).collect();
                 let mut game = Game::new(Variant::TOGYZ);
