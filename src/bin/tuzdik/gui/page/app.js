@@ -84,12 +84,15 @@ function save() {
     variant: S.variant, start: S.start, moves: S.moves, cursor: S.cursor, flipped: S.flipped,
     tags: S.tags, evals: S.evals, engineSide: S.engineSide, movetime: S.movetime, level: S.level,
   };
-  try { localStorage.setItem(STORE, JSON.stringify(kept)); } catch (e) { /* private mode */ }
+  // The tab's own copy brings its game back on a reload; the shared one starts a new tab
+  // where the last game was.
+  const text = JSON.stringify(kept);
+  try { sessionStorage.setItem(STORE, text); localStorage.setItem(STORE, text); } catch (e) { /* private mode */ }
 }
 
 function restore() {
   try {
-    const kept = JSON.parse(localStorage.getItem(STORE) || 'null');
+    const kept = JSON.parse(sessionStorage.getItem(STORE) || localStorage.getItem(STORE) || 'null');
     if (kept && typeof kept === 'object') Object.assign(S, kept);
   } catch (e) { /* a broken store is ignored */ }
 }
