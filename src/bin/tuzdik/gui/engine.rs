@@ -177,7 +177,9 @@ impl Session {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn push_event(state: &mut State, event: String) {
@@ -200,10 +202,13 @@ impl Session {
     }
 
     /// The events after `since` (all kept ones if `since` is older), waiting up to `wait` for
-    /// one to come; with the next sequence number to ask from.
+    /// one to come; with the next sequence number to ask from. A `since` beyond the last
+    /// event comes from a page whose earlier session was ended (an idle tab woken up): it
+    /// gets this session's events from the first.
     pub fn events_since(&self, since: u64, wait: Duration) -> (Vec<String>, u64) {
         let deadline = Instant::now() + wait;
         let mut state = self.lock();
+        let since = if since > state.next_event { 0 } else { since };
         loop {
             state.last_seen = Some(Instant::now());
             let events: Vec<String> = state
@@ -277,7 +282,9 @@ impl Session {
         }
         state.sent_variant = Some(request.game.variant());
         for (name, value) in request.options {
-            state.sent_options.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
+            state
+                .sent_options
+                .retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
             state.sent_options.push((name, value));
         }
         let go = match request.movetime {
@@ -350,7 +357,12 @@ impl Session {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("could not start the engine '{}': {e}", self.command.join(" ")))?;
+            .map_err(|e| {
+                format!(
+                    "could not start the engine '{}': {e}",
+                    self.command.join(" ")
+                )
+            })?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -374,7 +386,10 @@ impl Session {
         let deadline = Instant::now() + self.timeouts.handshake;
         state = self.wait_until(state, deadline, |s| s.uciok || s.generation != generation);
         if state.generation != generation || state.process.is_none() {
-            return Err(format!("the engine stopped while starting{}", stderr_note(&state)));
+            return Err(format!(
+                "the engine stopped while starting{}",
+                stderr_note(&state)
+            ));
         }
         if !state.uciok {
             self.kill_locked(&mut state);
@@ -473,7 +488,10 @@ impl Session {
         };
         let written = writeln!(process.stdin, "{line}").and_then(|()| process.stdin.flush());
         if let Err(e) = written {
-            let message = format!("could not send '{line}' to the engine: {e}{}", stderr_note(&state));
+            let message = format!(
+                "could not send '{line}' to the engine: {e}{}",
+                stderr_note(&state)
+            );
             self.kill_locked(&mut state);
             return Err(message);
         }
@@ -581,7 +599,10 @@ fn stderr_note(state: &State) -> String {
 fn identity_json(state: &State) -> String {
     Object::new()
         .string("name", &state.name)
-        .raw("options", array(state.options.iter().map(EngineOption::json)))
+        .raw(
+            "options",
+            array(state.options.iter().map(EngineOption::json)),
+        )
         .finish()
 }
 
@@ -688,7 +709,10 @@ fn handle_line(state: &mut State, line: &str) {
                         Ok(_) => Ok(Object::new()
                             .string("type", "bestmove")
                             .raw("search", search.id)
-                            .string("move", &notation(&before, game.moves()[game.moves().len() - 1]))
+                            .string(
+                                "move",
+                                &notation(&before, game.moves()[game.moves().len() - 1]),
+                            )
                             .finish()),
                         Err(e) => Err(format!(
                             "the engine answered 'bestmove {text}', which is not a legal move here: {e}"
@@ -809,7 +833,10 @@ mod tests {
             event,
             r#"{"type":"info","search":7,"depth":3,"seldepth":5,"multipv":2,"cp":-12,"upperbound":true,"wdl":[400,300,300],"nodes":99,"pv":["87(10)","87(10)","22"]}"#
         );
-        assert_eq!(info_event(&search, "depth 3 currmove 7 currmovenumber 1"), None);
+        assert_eq!(
+            info_event(&search, "depth 3 currmove 7 currmovenumber 1"),
+            None
+        );
         assert_eq!(info_event(&search, "score banana depth -1"), None);
     }
 
@@ -817,13 +844,20 @@ mod tests {
     fn a_stray_or_illegal_bestmove_is_an_error_event() {
         let mut state = State::default();
         handle_line(&mut state, "bestmove 7");
-        assert!(state.events.is_empty(), "a bestmove with no search is dropped");
+        assert!(
+            state.events.is_empty(),
+            "a bestmove with no search is dropped"
+        );
         state.search = Some(Search {
             id: 1,
             game: Game::new(Variant::TOGYZ),
         });
         handle_line(&mut state, "bestmove 0000");
-        assert!(state.events[0].1.contains("not a legal move here"), "{:?}", state.events);
+        assert!(
+            state.events[0].1.contains("not a legal move here"),
+            "{:?}",
+            state.events
+        );
         assert!(state.search.is_none());
     }
 }

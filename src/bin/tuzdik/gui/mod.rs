@@ -77,7 +77,10 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         .to_ip()
         .ok_or("the server has no IP address")?;
     let url = format!("http://{address}/");
-    println!("Tuzdik GUI at {url} (engine: {}); Ctrl-C stops it", command.join(" "));
+    println!(
+        "Tuzdik GUI at {url} (engine: {}); Ctrl-C stops it",
+        command.join(" ")
+    );
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
     if !args.no_browser {
@@ -204,9 +207,13 @@ impl App {
         let mut body = String::new();
         if method == Method::Post {
             let mut bytes = Vec::new();
-            let read = request.as_reader().take(MAX_BODY + 1).read_to_end(&mut bytes);
+            let read = request
+                .as_reader()
+                .take(MAX_BODY + 1)
+                .read_to_end(&mut bytes);
             if read.is_err() || bytes.len() as u64 > MAX_BODY {
-                let message = format!("the request body is unreadable or larger than {MAX_BODY} bytes");
+                let message =
+                    format!("the request body is unreadable or larger than {MAX_BODY} bytes");
                 return respond(request, 400, "application/json", json::error(&message));
             }
             body = String::from_utf8_lossy(&bytes).into_owned();
@@ -233,10 +240,8 @@ impl App {
     fn api_post(&self, path: &str, form: &HashMap<String, String>) -> Result<String, String> {
         let field = |name: &str| form.get(name).map_or("", String::as_str);
         match path {
-            "/api/game" => {
-                rules::game_from(field("variant"), field("fen"), field("moves"))
-                    .map(|game| rules::game_json(&game))
-            }
+            "/api/game" => rules::game_from(field("variant"), field("fen"), field("moves"))
+                .map(|game| rules::game_json(&game)),
             "/api/pgn/write" => {
                 let game = rules::game_from(field("variant"), field("fen"), field("moves"))?;
                 let tags: Vec<(&str, String)> = ["Event", "Site", "Date", "White", "Black"]
@@ -377,6 +382,10 @@ mod tests {
             ["python3", "my engine.py", "--x", "a b", ""]
         );
         assert!(split_command("  ").is_err());
-        assert!(split_command("run \"open").unwrap_err().contains("never closed"));
+        assert!(
+            split_command("run \"open")
+                .unwrap_err()
+                .contains("never closed")
+        );
     }
 }

@@ -76,7 +76,14 @@ fn ply_json(game: &Game, ply: usize) -> String {
                 .string("side", side_name(before.side_to_move()))
                 .raw("from", mv.source().unwrap_or(0))
                 .string("landingSide", side_name(effect.landing_side))
-                .raw("landing", if mv.source().is_some() { effect.landing_hole } else { 0 })
+                .raw(
+                    "landing",
+                    if mv.source().is_some() {
+                        effect.landing_hole
+                    } else {
+                        0
+                    },
+                )
                 .raw("captured", effect.captured)
                 .raw("tuzdik", effect.made_tuzdik)
                 .finish(),
@@ -129,9 +136,12 @@ pub fn pgn_games_json(text: &str) -> Result<String, String> {
         return Err("PGN: no game found in the text".to_string());
     }
     let games = records.iter().enumerate().map(|(index, record)| {
-        let tags = array(record.tags.iter().map(|(name, value)| {
-            format!("[{},{}]", quote(name), quote(value))
-        }));
+        let tags = array(
+            record
+                .tags
+                .iter()
+                .map(|(name, value)| format!("[{},{}]", quote(name), quote(value))),
+        );
         let object = Object::new()
             .raw("index", index + 1)
             .raw("line", record.line)
@@ -149,7 +159,10 @@ pub fn pgn_games_json(text: &str) -> Result<String, String> {
                     .raw("moves", array(moves))
                     .string(
                         "result",
-                        record.result.or_else(|| record.tag("Result").and_then(Outcome::from_token)).map_or("*", Outcome::token),
+                        record
+                            .result
+                            .or_else(|| record.tag("Result").and_then(Outcome::from_token))
+                            .map_or("*", Outcome::token),
                     )
                     .finish()
             }
@@ -166,7 +179,9 @@ pub fn pgn_text(game: &Game, tags: &[(&str, String)], result: Option<&str>) -> S
         .filter(|(_, value)| !value.trim().is_empty())
         .cloned()
         .collect();
-    let outcome = result.and_then(Outcome::from_token).filter(|_| game.termination().is_none());
+    let outcome = result
+        .and_then(Outcome::from_token)
+        .filter(|_| game.termination().is_none());
     Record::from_game(game, &tags, outcome).to_string()
 }
 
@@ -190,8 +205,16 @@ mod tests {
 
     #[test]
     fn bad_input_names_what_is_wrong() {
-        assert!(game_from("chess", "", "").unwrap_err().starts_with("variant 'chess'"));
-        assert!(game_from("togyz", "1/2 0 0 w", "").unwrap_err().starts_with("position string"));
+        assert!(
+            game_from("chess", "", "")
+                .unwrap_err()
+                .starts_with("variant 'chess'")
+        );
+        assert!(
+            game_from("togyz", "1/2 0 0 w", "")
+                .unwrap_err()
+                .starts_with("position string")
+        );
         let error = game_from("togyz", "", "87 86").unwrap_err();
         assert!(error.starts_with("move 2 '86'"), "{error}");
     }
@@ -207,10 +230,20 @@ mod tests {
     #[test]
     fn pgn_round_trip_keeps_the_moves() {
         let game = game_from("togyz", "", "87(10) 87(10) 22").unwrap();
-        let text = pgn_text(&game, &[("White", "me".to_string()), ("Black", String::new())], None);
-        assert!(text.contains("[White \"me\"]") && !text.contains("Black"), "{text}");
+        let text = pgn_text(
+            &game,
+            &[("White", "me".to_string()), ("Black", String::new())],
+            None,
+        );
+        assert!(
+            text.contains("[White \"me\"]") && !text.contains("Black"),
+            "{text}"
+        );
         let parsed = pgn_games_json(&text).unwrap();
-        assert!(parsed.contains(r#""moves":["87(10)","87(10)","22"]"#), "{parsed}");
+        assert!(
+            parsed.contains(r#""moves":["87(10)","87(10)","22"]"#),
+            "{parsed}"
+        );
         assert!(pgn_games_json("").is_err());
         assert!(pgn_games_json("1. 99 *").unwrap().contains("\"error\""));
     }
