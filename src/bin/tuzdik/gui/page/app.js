@@ -282,6 +282,8 @@ function renderStatus(p) {
     }
     if (isEngineTurn()) text += ' — the engine is thinking';
   }
+  const e = S.evals[S.cursor];
+  if (e) text += ` · eval ${scoreText(e)} for South (depth ${e.depth})`;
   $('status').textContent = text;
   $('status').classList.toggle('over', !!p.over);
 }
@@ -569,7 +571,7 @@ function onEvent(event) {
         S.lines[k] = { score: southScore(event, S.analysisPly), depth: event.depth, nodes: event.nodes, pv: event.pv, wdl: event.wdl };
         // Lines are shown from South's view like the bar and the graph.
         if (k === 0) storeEval(S.analysisPly, event);
-        if (S.analysisPly === S.cursor) { renderLines(); renderEval(); renderGraph(); }
+        if (S.analysisPly === S.cursor) { renderLines(); renderEval(); renderGraph(); renderStatus(ply()); }
       } else if (S.pending && event.search === S.pending.search) {
         storeEval(S.pending.ply, event);
         $('thinking').textContent = `depth ${event.depth || '?'}: ${scoreText(southScore(event, S.pending.ply))} ${event.pv.slice(0, 4).join(' ')}`;
