@@ -385,3 +385,54 @@ fn two_tabs_have_their_own_engines() {
     go(&gui, "tab-1", "togyz", "", "50");
     gui.events_until("tab-1", "\"type\":\"engine\"", WAIT);
 }
+
+#[test]
+fn a_refused_option_stops_the_search_before_it_starts_and_names_the_engine_message() {
+    let gui = Gui::start(&[]);
+    let (status, body) = gui.post(
+        "/api/engine/go",
+        &[
+            ("session", "r"),
+            ("variant", "togyz"),
+            ("movetime", "100"),
+            ("option.MultiPV", "99"),
+        ],
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("the engine refused: error:"), "{body}");
+    assert!(body.contains("MultiPV"), "{body}");
+    // The engine is still there and the next search runs.
+    let id = go(&gui, "r", "togyz", "", "100");
+    gui.events_until("r", &format!("\"type\":\"bestmove\",{id}"), WAIT);
+}
+
+#[test]
+fn a_level_is_set_through_the_options_the_engine_declares() {
+    let gui = Gui::start(&["--engine", "python3 tests/engines/levels.py"]);
+    let (status, identity) = gui.post("/api/engine/start", &[("session", "l")]);
+    assert_eq!(status, 200);
+    assert!(
+        identity.contains(r#"{"name":"Skill Level","type":"spin","default":"20","min":0,"max":20"#),
+        "{identity}"
+    );
+    let (status, body) = gui.post(
+        "/api/engine/go",
+        &[
+            ("session", "l"),
+            ("variant", "togyz"),
+            ("movetime", "100"),
+            ("option.Skill Level", "3"),
+            ("option.No Such Option", "1"),
+        ],
+    );
+    assert_eq!(status, 200, "{body}");
+    let events = gui.events_until("l", "bestmove", WAIT);
+    assert!(
+        events.iter().any(|e| e.contains("level Skill Level = 3")),
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| e.contains("No Such Option")),
+        "{events:?}"
+    );
+}

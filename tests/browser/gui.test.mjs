@@ -225,3 +225,23 @@ test('an engine that crashes is reported in the page and started again', async (
   await page.waitForFunction(() => document.querySelectorAll('#errors .error').length >= 2, null, { timeout: 15000 });
   await page.close();
 });
+
+test('an engine that declares levels gets a level list, and the chosen level is sent', async () => {
+  const levelled = await startServer(
+    ['--engine', `python3 ${path.join(root, 'tests', 'engines', 'levels.py')}`],
+    { TUZDIK_ENGINE: binary },
+  );
+  const page = await openPage(levelled);
+  await page.waitForSelector('#level-label:not([hidden])');
+  const levels = await page.$$eval('#level option', (o) => o.map((x) => x.textContent));
+  assert.equal(levels[0], 'full strength');
+  assert.ok(levels.includes('Elo 1000'), levels.join(', '));
+  await page.selectOption('#level', 'UCI_Elo=1000');
+  assert.equal(await page.locator('#level-label').isHidden(), false);
+  await page.click('#new-game');
+  await page.fill('#movetime', '100');
+  await page.click('#engine-move');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1, null, { timeout: 15000 });
+  assert.deepEqual(await page.$$eval('#errors .error', (e) => e.length), 0);
+  await page.close();
+});
