@@ -543,6 +543,8 @@ impl Session {
                 }
             }
         }
+        // Let the error output of a crash come in first: it goes into the message.
+        thread::sleep(Duration::from_millis(100));
         let mut state = self.lock();
         if state.generation != generation {
             return;
@@ -573,12 +575,21 @@ impl Session {
     }
 
     fn read_errors(self: Arc<Self>, generation: u64, stderr: impl Read) {
-        for line in BufReader::new(stderr).lines() {
-            let Ok(line) = line else { break };
+        // Read to the end whatever it holds (invalid UTF-8 included), so that the engine never
+        // blocks on a full pipe; only the last lines are kept, for the crash message.
+        let mut reader = BufReader::new(stderr);
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match reader.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
             let mut state = self.lock();
             if state.generation != generation {
-                return;
+                continue;
             }
+            let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
             state.stderr_tail.push_back(line);
             if state.stderr_tail.len() > 5 {
                 state.stderr_tail.pop_front();
