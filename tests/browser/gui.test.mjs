@@ -155,6 +155,12 @@ test('a PlayOK PGN with two games loads into a list and steps to its end', async
   await page.fill('#game-movetime', '50');
   await page.waitForFunction(() => Number(document.querySelector('#graph').dataset.points) >= 5, null, { timeout: 20000 });
   await page.click('#analyse-game');
+  // The graph's ends are the game's first and last positions.
+  const graph = await page.locator('#graph').boundingBox();
+  await page.mouse.click(graph.x + graph.width - 2, graph.y + graph.height / 2);
+  assert.match(await page.textContent('#status'), /Game over/);
+  await page.mouse.click(graph.x + 2, graph.y + graph.height / 2);
+  assert.match(await page.textContent('#status'), /South to move, move 1\b/);
   await page.fill('#pgn', '[Event "x"]\n1. 11 *');
   await page.click('#load-pgn');
   await page.waitForSelector('#errors .error');

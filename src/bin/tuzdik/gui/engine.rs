@@ -851,6 +851,29 @@ mod tests {
         assert_eq!(info_event(&search, "score banana depth -1"), None);
     }
 
+    proptest::proptest! {
+        /// Whatever an engine writes after `info`, the event (if any) holds a pv that replays
+        /// legally from the searched position.
+        #[test]
+        fn any_info_line_gives_a_legal_pv_or_nothing(words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "depth", "score", "cp", "mate", "pv", "wdl", "multipv", "nodes", "lowerbound",
+                "1", "-5", "9", "87", "22", "76(10)", "0000", "99", "banana", "string",
+            ]),
+            0..24,
+        )) {
+            let search = Search { id: 1, game: Game::new(Variant::TOGYZ) };
+            if let Some(event) = info_event(&search, &words.join(" ")) {
+                let pv = event.rsplit_once("\"pv\":[").unwrap().1.trim_end_matches("]}");
+                let mut game = search.game.clone();
+                for text in pv.split(',') {
+                    let text = text.trim_matches('"');
+                    proptest::prop_assert!(game.play_text(text).is_ok(), "{} in {}", text, event);
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_stray_or_illegal_bestmove_is_an_error_event() {
         let mut state = State::default();

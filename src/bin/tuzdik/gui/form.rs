@@ -57,6 +57,29 @@ mod tests {
         assert_eq!(form["bad"], "%zz%4% 1");
     }
 
+    fn encode(text: &str) -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'0'..=b'9' => (b as char).to_string(),
+                b' ' => "+".to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_decodes_without_panicking(text in "\\PC*") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn encoded_fields_come_back_whole(key in "[a-z]{1,8}", value in "\\PC*") {
+            let form = parse(&format!("{key}={}&other=1", encode(&value)));
+            proptest::prop_assert_eq!(&form[&key], &value);
+        }
+    }
+
     #[test]
     fn multibyte_text_survives() {
         assert_eq!(parse("name=%C3%A9t%C3%A9")["name"], "été");

@@ -86,6 +86,21 @@ mod tests {
         assert_eq!(quote("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn a_quoted_string_has_no_raw_control_character_or_bare_quote(text in "\\PC*|[\\x00-\\x1f\"\\\\]*") {
+            let quoted = quote(&text);
+            proptest::prop_assert!(quoted.len() >= 2 && quoted.starts_with('"') && quoted.ends_with('"'));
+            let inner = &quoted[1..quoted.len() - 1];
+            proptest::prop_assert!(!inner.chars().any(|c| u32::from(c) < 0x20));
+            let mut escaped = false;
+            for c in inner.chars() {
+                proptest::prop_assert!(escaped || c != '"', "a bare quote in {}", quoted);
+                escaped = !escaped && c == '\\';
+            }
+        }
+    }
+
     #[test]
     fn objects_and_arrays_nest() {
         let inner = Object::new().raw("n", 3).finish();
