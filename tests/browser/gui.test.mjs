@@ -251,3 +251,19 @@ test('an engine that declares levels gets a level list, and the chosen level is 
   assert.deepEqual(await page.$$eval('#errors .error', (e) => e.length), 0);
   await page.close();
 });
+
+test('an illegal engine move is refused in the page and the board stays as it was', async () => {
+  const cheating = await startServer(
+    ['--engine', `python3 ${path.join(root, 'tests', 'engines', 'misbehave.py')} illegal 1`],
+    { TUZDIK_ENGINE: binary },
+  );
+  const page = await openPage(cheating);
+  await page.click('#new-game');
+  const before = await page.inputValue('#fen');
+  await page.click('#engine-move');
+  await page.waitForSelector('#errors .error', { timeout: 15000 });
+  assert.match(await page.textContent('#errors'), /bestmove 0000', which is not a legal move here/);
+  assert.equal(await page.inputValue('#fen'), before);
+  assert.equal((await movesShown(page)).length, 0);
+  await page.close();
+});

@@ -420,7 +420,8 @@ async function search(movetime, purpose) {
 
 async function engineMove() {
   const p = ply();
-  if (!p || p.over || S.pending) return;
+  if (!p || S.pending) return;
+  if (p.over) { showError('The game is over: there is no move to make'); return; }
   if (S.analysing) await stopAnalysis();
   const movetime = Math.max(50, Math.min(600000, parseInt($('movetime').value, 10) || 1000));
   S.movetime = movetime;
