@@ -304,8 +304,14 @@ function renderMoves() {
   const last = plies[plies.length - 1];
   if (last.over) parts.push(`<span class="result">${last.over.result}</span>`);
   box.innerHTML = parts.join(' ') || '<span class="muted">no moves yet</span>';
+  // Scroll the list alone (scrollIntoView would scroll the whole page on a phone too).
   const current = box.querySelector('.current');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  if (current) {
+    const top = current.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - current.offsetHeight) {
+      box.scrollTop = top - box.clientHeight / 2;
+    }
+  }
 }
 
 // A score from the side to move of ply `at`, turned to South's view: {cp} or {mate}.
