@@ -232,7 +232,7 @@ test('an engine that crashes is reported in the page and started again', async (
   await page.close();
 });
 
-test('an engine that declares levels gets a level list, and the chosen level is sent', async () => {
+test('an engine that declares levels gets a level list, and its WDL is shown', async () => {
   const levelled = await startServer(
     ['--engine', `python3 ${path.join(root, 'tests', 'engines', 'levels.py')}`],
     { TUZDIK_ENGINE: binary },
@@ -249,6 +249,11 @@ test('an engine that declares levels gets a level list, and the chosen level is 
   await page.click('#engine-move');
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1, null, { timeout: 15000 });
   assert.deepEqual(await page.$$eval('#errors .error', (e) => e.length), 0);
+  // Its info lines carry WDL, which the analysis shows.
+  await page.click('#analyse');
+  await page.waitForFunction(() => document.querySelector('#wdl').textContent !== '', null, { timeout: 15000 });
+  assert.match(await page.textContent('#wdl'), /W 60\.0% · D 30\.0% · L 10\.0%/);
+  await page.click('#analyse');
   await page.close();
 });
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""An engine with levels, for the GUI's tests.
+"""An engine with levels and WDL, for the GUI's tests.
 
 It runs the real engine (the program named by $TUZDIK_ENGINE) and passes every line both
 ways, but also declares `Skill Level` (spin 0..20), `UCI_LimitStrength` (check) and `UCI_Elo`
 (spin 1000..2800) in its `uci` answer. Setting one of them is answered with
 `info string level <name> = <value>` instead of being passed on (the real engine has no
-levels), so a test sees exactly what a GUI sent.
+levels), so a test sees exactly what a GUI sent. Every `info` line with a score also gets
+`wdl 600 300 100` (the real engine reports no WDL).
 """
 
 import os
@@ -37,6 +38,8 @@ def pump():
             say("option name Skill Level type spin default 20 min 0 max 20")
             say("option name UCI_LimitStrength type check default false")
             say("option name UCI_Elo type spin default 2800 min 1000 max 2800")
+        if line.startswith("info ") and " score " in line and " wdl " not in line:
+            line = line.replace(" nodes ", " wdl 600 300 100 nodes ", 1)
         say(line)
 
 
