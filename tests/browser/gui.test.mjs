@@ -37,6 +37,20 @@ function startServer(extra = [], env = {}) {
   });
 }
 
+// A server whose engine is tests/engines/<script> wrapping the real one.
+function startWrapped(script) {
+  return startServer(['--engine', `python3 ${path.join(root, 'tests', 'engines', script)}`], { TUZDIK_ENGINE: binary });
+}
+
+// A fresh game in which the engine is asked for a move, then the first error it shows.
+async function engineMoveError(page) {
+  await page.click('#new-game');
+  await page.fill('#movetime', '100');
+  await page.click('#engine-move');
+  await page.waitForSelector('#errors .error', { timeout: 15000 });
+  return page.textContent('#errors');
+}
+
 async function openPage(url, viewport = { width: 1280, height: 900 }) {
   const page = await browser.newPage();
   await page.setViewportSize(viewport);
@@ -215,16 +229,8 @@ test('the game survives a reload, and a phone-width window needs no sideways scr
 });
 
 test('an engine that crashes is reported in the page and started again', async () => {
-  const crashing = await startServer(
-    ['--engine', `python3 ${path.join(root, 'tests', 'engines', 'misbehave.py')} crash 1`],
-    { TUZDIK_ENGINE: binary },
-  );
-  const page = await openPage(crashing);
-  await page.click('#new-game');
-  await page.fill('#movetime', '100');
-  await page.click('#engine-move');
-  await page.waitForSelector('#errors .error', { timeout: 15000 });
-  assert.match(await page.textContent('#errors'), /engine stopped \(exit status: 3\)/);
+  const page = await openPage(await startWrapped('misbehave.py crash 1'));
+  assert.match(await engineMoveError(page), /engine stopped \(exit status: 3\)/);
   assert.equal((await movesShown(page)).length, 0, 'no move was played');
   // The next request starts a fresh engine, which misbehaves only at its first go again.
   await page.click('#engine-move');
@@ -233,11 +239,7 @@ test('an engine that crashes is reported in the page and started again', async (
 });
 
 test('an engine that declares levels gets a level list, and its WDL is shown', async () => {
-  const levelled = await startServer(
-    ['--engine', `python3 ${path.join(root, 'tests', 'engines', 'levels.py')}`],
-    { TUZDIK_ENGINE: binary },
-  );
-  const page = await openPage(levelled);
+  const page = await openPage(await startWrapped('levels.py'));
   await page.waitForSelector('#level-label:not([hidden])');
   const levels = await page.$$eval('#level option', (o) => o.map((x) => x.textContent));
   assert.equal(levels[0], 'full strength');
@@ -258,17 +260,9 @@ test('an engine that declares levels gets a level list, and its WDL is shown', a
 });
 
 test('an illegal engine move is refused in the page and the board stays as it was', async () => {
-  const cheating = await startServer(
-    ['--engine', `python3 ${path.join(root, 'tests', 'engines', 'misbehave.py')} illegal 1`],
-    { TUZDIK_ENGINE: binary },
-  );
-  const page = await openPage(cheating);
-  await page.click('#new-game');
-  const before = await page.inputValue('#fen');
-  await page.click('#engine-move');
-  await page.waitForSelector('#errors .error', { timeout: 15000 });
-  assert.match(await page.textContent('#errors'), /bestmove 0000', which is not a legal move here/);
-  assert.equal(await page.inputValue('#fen'), before);
+  const page = await openPage(await startWrapped('misbehave.py illegal 1'));
+  assert.match(await engineMoveError(page), /bestmove 0000', which is not a legal move here/);
+  assert.equal(await page.inputValue('#fen'), '9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1');
   assert.equal((await movesShown(page)).length, 0);
   await page.close();
 });

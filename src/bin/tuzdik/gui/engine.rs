@@ -488,8 +488,17 @@ impl Session {
         };
         let written = writeln!(process.stdin, "{line}").and_then(|()| process.stdin.flush());
         if let Err(e) = written {
+            // The engine has gone: its error output and exit status, given a moment to come
+            // in, say why.
+            let deadline = Instant::now() + Duration::from_millis(100);
+            state = self.wait_until(state, deadline, |_| false);
+            let status = state
+                .process
+                .as_mut()
+                .and_then(|process| process.child.try_wait().ok().flatten())
+                .map_or_else(String::new, |status| format!(" ({status})"));
             let message = format!(
-                "could not send '{line}' to the engine: {e}{}",
+                "the engine stopped{status}: could not send '{line}' to it: {e}{}",
                 stderr_note(&state)
             );
             self.kill_locked(&mut state);
@@ -526,23 +535,15 @@ impl Session {
     }
 
     fn read_output(self: Arc<Self>, generation: u64, stdout: impl Read) {
-        let mut reader = BufReader::new(stdout);
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match reader.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&bytes);
-                    let mut state = self.lock();
-                    if state.generation != generation {
-                        return;
-                    }
-                    handle_line(&mut state, line.trim());
-                    self.changed.notify_all();
-                }
+        for_each_line(stdout, |line| {
+            let mut state = self.lock();
+            if state.generation != generation {
+                return false;
             }
-        }
+            handle_line(&mut state, line.trim());
+            self.changed.notify_all();
+            true
+        });
         // Let the error output of a crash come in first: it goes into the message.
         thread::sleep(Duration::from_millis(100));
         let mut state = self.lock();
@@ -575,24 +576,34 @@ impl Session {
     }
 
     fn read_errors(self: Arc<Self>, generation: u64, stderr: impl Read) {
-        // Read to the end whatever it holds (invalid UTF-8 included), so that the engine never
-        // blocks on a full pipe; only the last lines are kept, for the crash message.
-        let mut reader = BufReader::new(stderr);
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match reader.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
+        // Read to the end, so that the engine never blocks on a full pipe; only the last
+        // lines are kept, for the crash message.
+        for_each_line(stderr, |line| {
             let mut state = self.lock();
-            if state.generation != generation {
-                continue;
+            if state.generation == generation {
+                state.stderr_tail.push_back(line.to_string());
+                if state.stderr_tail.len() > 5 {
+                    state.stderr_tail.pop_front();
+                }
             }
-            let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
-            state.stderr_tail.push_back(line);
-            if state.stderr_tail.len() > 5 {
-                state.stderr_tail.pop_front();
+            true
+        });
+    }
+}
+
+/// Calls `line` with each line of `input` (invalid UTF-8 replaced, the line end removed)
+/// until the input ends or `line` answers false.
+fn for_each_line(input: impl Read, mut line: impl FnMut(&str) -> bool) {
+    let mut reader = BufReader::new(input);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match reader.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                if !line(String::from_utf8_lossy(&bytes).trim_end()) {
+                    return;
+                }
             }
         }
     }
