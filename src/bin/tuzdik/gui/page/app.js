@@ -209,7 +209,7 @@ async function changeVariant(resetTuzdik) {
 // ---------------------------------------------------------------- drawing
 
 function stonesHtml(count) {
-  if (count <= 0 || count > 24) return '';
+  if (count <= 0 || count > 20) return '';
   return '<span class="stones">' + '<i></i>'.repeat(count) + '</span>';
 }
 
