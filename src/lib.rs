@@ -28,3 +28,4 @@ pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod search;
 pub mod solve;
 pub mod tune;
+pub mod nnue;
