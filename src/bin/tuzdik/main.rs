@@ -2,6 +2,7 @@
 //! subcommands run a job and exit.
 
 mod gui;
+mod nnue_cli;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -65,6 +66,10 @@ enum Command {
     /// Play and analyse in the browser: a local web page that drives an engine through the
     /// protocol (this one by default; see docs/gui.md).
     Gui(gui::GuiArgs),
+    /// Self-play training data for the net, or PlayOK/PGN games converted (docs/nnue.md).
+    Datagen(nnue_cli::DatagenArgs),
+    /// Train the net on datagen records (docs/nnue.md; the search does not use it yet).
+    Train(nnue_cli::TrainArgs),
 }
 
 #[derive(Args)]
@@ -515,6 +520,8 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Tune(args)) => run_tune(args),
         Some(Command::Gui(args)) => gui::run(args),
+        Some(Command::Datagen(args)) => nnue_cli::run_datagen(args),
+        Some(Command::Train(args)) => nnue_cli::run_train(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
