@@ -48,7 +48,7 @@ pub const SLOTS: usize = 2 * HOLES + 2 + 2;
 /// Quantisation of the accumulator (first layer weights and biases): 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 is `QB`.
-pub const QB: i32 = 64;
+pub const QB: i32 = 256;
 /// Output units per stone-hundredth: `eval_cp = logit * EVAL_SCALE`.
 pub const EVAL_SCALE: i32 = 400;
 /// Net file magic.

@@ -75,8 +75,8 @@ pub fn sub_assign(acc: &mut [i16; HIDDEN], row: &[i16], path: Path) {
     }
 }
 
-/// `sum(clamp(acc[i], 0, QA) * weights[i])` in 32 bits (it cannot overflow: weights are at
-/// most 127 in size, so the sum is below 256 * 255 * 127 * 2).
+/// `sum(clamp(acc[i], 0, QA) * weights[i])` in 32 bits (it cannot overflow: trained weights are
+/// at most 1.98 * QB = 507 in size, so the sum stays below 512 * 255 * 507 < 2^27).
 pub fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16], path: Path) -> i32 {
     assert_eq!(weights.len(), HIDDEN);
     match path {
