@@ -22,7 +22,8 @@ fn walk() -> Vec<Position> {
             if legal.is_empty() {
                 break;
             }
-            game.try_play(legal[rng.below(legal.len())]).expect("a legal move");
+            game.try_play(legal[rng.below(legal.len())])
+                .expect("a legal move");
         }
         positions.extend_from_slice(game.positions());
     }

@@ -25,7 +25,7 @@ pub use game::{Game, GameError, Termination};
 pub use moves::{Move, MoveError};
 pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
 pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
+pub mod nnue;
 pub mod search;
 pub mod solve;
 pub mod tune;
-pub mod nnue;

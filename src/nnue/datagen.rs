@@ -170,7 +170,10 @@ pub fn run(options: &DatagenOptions) -> Result<String, String> {
         return Err("--nodes and --threads must be at least 1".to_string());
     }
     if options.games > u64::from(u32::MAX) {
-        return Err(format!("--games {} is more than a record can number", options.games));
+        return Err(format!(
+            "--games {} is more than a record can number",
+            options.games
+        ));
     }
     let text = std::fs::read_to_string(&options.openings)
         .map_err(|e| format!("{}: {e}", options.openings.display()))?;
@@ -181,7 +184,10 @@ pub fn run(options: &DatagenOptions) -> Result<String, String> {
     )?;
     let first = prepare_resume(&options.out)?;
     if first > 0 {
-        eprintln!("datagen: {} holds games 0..{first}; continuing", options.out.display());
+        eprintln!(
+            "datagen: {} holds games 0..{first}; continuing",
+            options.out.display()
+        );
     }
     let mut file = OpenOptions::new()
         .create(true)
@@ -237,7 +243,7 @@ pub fn run(options: &DatagenOptions) -> Result<String, String> {
                 expected += 1;
                 written_games += 1;
                 written_records += records.len() as u64;
-                if written_games % 10 == 0 || expected == options.games {
+                if written_games.is_multiple_of(10) || expected == options.games {
                     let seconds = started.elapsed().as_secs_f64().max(1e-9);
                     eprintln!(
                         "datagen: game {expected}/{}, {written_records} positions this run, {:.2} games/s, {:.0} positions/s",

@@ -71,9 +71,38 @@ pub fn count_bucket(count: u8) -> usize {
     }
 }
 
-/// The input of `hole` (0..18 in the perspective's order: its own row first) holding a count.
-fn hole_input(slot: usize, count: u8) -> u16 {
-    (slot * COUNT_BUCKETS + count_bucket(count)) as u16
+/// The ring index (South's holes 0..9, North's 9..18) of `view`'s hole slot `slot` (0..18:
+/// its own row first).
+fn ring_index(view: Side, slot: usize) -> usize {
+    match view {
+        Side::South => slot,
+        Side::North => (slot + HOLES) % (2 * HOLES),
+    }
+}
+
+/// The active input of one slot of `pos` seen by `view`, or `None` (a tuzdik hole's count
+/// slot, a tuzdik not made). See [`features`] for the slots.
+pub fn slot_input(pos: &Position, view: Side, slot: usize) -> Option<u16> {
+    let side_of = |index: usize| if index == 0 { view } else { view.opponent() };
+    if slot < 2 * HOLES {
+        let side = side_of(slot / HOLES);
+        let hole = slot % HOLES;
+        if pos.is_tuzdik(side, hole + 1) {
+            return None;
+        }
+        let count = pos.ring()[ring_index(view, slot)];
+        return Some((slot * COUNT_BUCKETS + count_bucket(count)) as u16);
+    }
+    let tuzdik_base = 2 * HOLES * COUNT_BUCKETS;
+    if slot < 2 * HOLES + 2 {
+        let index = slot - 2 * HOLES;
+        let hole = pos.tuzdik(side_of(index))?;
+        return Some((tuzdik_base + index * HOLES + usize::from(hole) - 1) as u16);
+    }
+    let index = slot - 2 * HOLES - 2;
+    let kazan_base = tuzdik_base + 2 * HOLES;
+    let bucket = pos.kazan(side_of(index)).min(81) as usize / 4;
+    Some((kazan_base + index * KAZAN_BUCKETS + bucket) as u16)
 }
 
 /// The active inputs of `pos` seen by `view`, slot by slot (`None`: the slot is empty, as a
@@ -82,31 +111,7 @@ fn hole_input(slot: usize, count: u8) -> u16 {
 /// Slots 0..9 are `view`'s own holes 1..9, 9..18 the opponent's, 18 the tuzdik `view` owns,
 /// 19 the opponent's, 20 `view`'s kazan, 21 the opponent's.
 pub fn features(pos: &Position, view: Side) -> [Option<u16>; SLOTS] {
-    let mut slots = [None; SLOTS];
-    let sides = [view, view.opponent()];
-    for (row_index, side) in sides.into_iter().enumerate() {
-        let row = pos.row(side);
-        for hole in 0..HOLES {
-            if pos.is_tuzdik(side, hole + 1) {
-                continue;
-            }
-            let slot = row_index * HOLES + hole;
-            slots[slot] = Some(hole_input(slot, row[hole]));
-        }
-    }
-    let tuzdik_base = 2 * HOLES * COUNT_BUCKETS;
-    for (index, owner) in sides.into_iter().enumerate() {
-        if let Some(hole) = pos.tuzdik(owner) {
-            slots[2 * HOLES + index] =
-                Some((tuzdik_base + index * HOLES + usize::from(hole) - 1) as u16);
-        }
-    }
-    let kazan_base = tuzdik_base + 2 * HOLES;
-    for (index, side) in sides.into_iter().enumerate() {
-        let bucket = pos.kazan(side).min(81) as usize / 4;
-        slots[2 * HOLES + 2 + index] = Some((kazan_base + index * KAZAN_BUCKETS + bucket) as u16);
-    }
-    slots
+    std::array::from_fn(|slot| slot_input(pos, view, slot))
 }
 
 /// Why a net file was refused.
@@ -335,11 +340,7 @@ impl Network {
     pub fn evaluate_with(&self, acc: &Accumulator, pos: &Position, path: simd::Path) -> i32 {
         let us = pos.side_to_move().index();
         let raw = simd::crelu_dot(&acc.values[us], &self.output_weights[..HIDDEN], path)
-            + simd::crelu_dot(
-                &acc.values[1 - us],
-                &self.output_weights[HIDDEN..],
-                path,
-            )
+            + simd::crelu_dot(&acc.values[1 - us], &self.output_weights[HIDDEN..], path)
             + self.output_bias;
         (i64::from(raw) * i64::from(EVAL_SCALE) / i64::from(QA * QB)) as i32
     }
@@ -357,8 +358,11 @@ impl Network {
 pub struct Accumulator {
     /// South's view, then North's.
     pub values: [[i16; HIDDEN]; 2],
-    /// The active input of every slot for each view: what the next update diffs against.
+    /// The active input of every slot for each view: what the next update undoes.
     pub slots: [[Option<u16>; SLOTS]; 2],
+    /// The position the sums are for: the next update recomputes only the slots whose holes,
+    /// kazans or tuzdiks differ from it.
+    pub position: Position,
 }
 
 impl Accumulator {
@@ -373,6 +377,7 @@ impl Accumulator {
         let mut acc = Accumulator {
             values: [[0; HIDDEN]; 2],
             slots: [features(pos, Side::South), features(pos, Side::North)],
+            position: *pos,
         };
         for view in 0..2 {
             acc.values[view].copy_from_slice(&net.input_bias);
@@ -391,24 +396,53 @@ impl Accumulator {
 
     /// [`update`](Self::update) on a chosen instruction set.
     pub fn update_with(&mut self, net: &Network, pos: &Position, path: simd::Path) -> usize {
+        let before = self.position;
+        let tuzdiks_changed = (0..2).any(|i| {
+            let side = Side::BOTH[i];
+            before.tuzdik(side) != pos.tuzdik(side)
+        });
+        // Ring indices whose count changed (bit r), then the kazans.
+        let mut holes_changed = 0u32;
+        for (r, (a, b)) in before.ring().iter().zip(pos.ring()).enumerate() {
+            if a != b || tuzdiks_changed {
+                holes_changed |= 1 << r;
+            }
+        }
         let mut changed = 0;
         for (view, side) in Side::BOTH.into_iter().enumerate() {
-            let now = features(pos, side);
-            for slot in 0..SLOTS {
-                let before = self.slots[view][slot];
-                if before == now[slot] {
+            let mut dirty = 0u32;
+            for slot in 0..2 * HOLES {
+                if holes_changed >> ring_index(side, slot) & 1 != 0 {
+                    dirty |= 1 << slot;
+                }
+            }
+            if tuzdiks_changed {
+                dirty |= 0b11 << (2 * HOLES);
+            }
+            for (index, owner) in [side, side.opponent()].into_iter().enumerate() {
+                if before.kazan(owner) != pos.kazan(owner) {
+                    dirty |= 1 << (2 * HOLES + 2 + index);
+                }
+            }
+            while dirty != 0 {
+                let slot = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let old = self.slots[view][slot];
+                let new = slot_input(pos, side, slot);
+                if old == new {
                     continue;
                 }
                 changed += 1;
-                if let Some(input) = before {
+                if let Some(input) = old {
                     simd::sub_assign(&mut self.values[view], net.row(input), path);
                 }
-                if let Some(input) = now[slot] {
+                if let Some(input) = new {
                     simd::add_assign(&mut self.values[view], net.row(input), path);
                 }
+                self.slots[view][slot] = new;
             }
-            self.slots[view] = now;
         }
+        self.position = *pos;
         changed
     }
 }

@@ -109,6 +109,11 @@ proptest! {
                 prop_assert!(changed <= 2 * SLOTS);
                 prop_assert_eq!(&acc, &Accumulator::refresh_with(&net, pos, simd::Path::Scalar));
             }
+            // A jump to an unrelated position (another game, tuzdiks gone) is an update too.
+            for pos in random_game(seed ^ 1, 90).iter().rev().step_by(7) {
+                acc.update_with(&net, pos, path);
+                prop_assert_eq!(&acc, &Accumulator::refresh_with(&net, pos, simd::Path::Scalar));
+            }
         }
     }
 
@@ -128,14 +133,23 @@ fn net_files_round_trip_and_wrong_files_are_refused_by_name() {
     assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
     assert!(bytes.len() < 2 << 20, "the net must stay well under 2 MB");
 
-    assert!(matches!(Network::from_bytes(b"PK\x03\x04 zip"), Err(NetError::Magic)));
+    assert!(matches!(
+        Network::from_bytes(b"PK\x03\x04 zip"),
+        Err(NetError::Magic)
+    ));
     assert!(matches!(Network::from_bytes(&[]), Err(NetError::Magic)));
     let mut version = bytes.clone();
     version[4] = 9;
-    assert!(matches!(Network::from_bytes(&version), Err(NetError::Version { found: 9 })));
+    assert!(matches!(
+        Network::from_bytes(&version),
+        Err(NetError::Version { found: 9 })
+    ));
     let mut shape = bytes.clone();
     shape[13] = 0;
-    assert!(matches!(Network::from_bytes(&shape), Err(NetError::Shape { .. })));
+    assert!(matches!(
+        Network::from_bytes(&shape),
+        Err(NetError::Shape { .. })
+    ));
     assert!(matches!(
         Network::from_bytes(&bytes[..bytes.len() - 1]),
         Err(NetError::Length { .. })
@@ -160,13 +174,21 @@ fn bad_records_are_refused_with_the_reason() {
     };
     let mut bytes = record.to_bytes();
     bytes[22] = 2;
-    assert!(Record::from_bytes(&bytes).unwrap_err().contains("side to move"));
+    assert!(
+        Record::from_bytes(&bytes)
+            .unwrap_err()
+            .contains("side to move")
+    );
     let mut bytes = record.to_bytes();
     bytes[23] = 5;
     assert!(Record::from_bytes(&bytes).unwrap_err().contains("result"));
     let mut bytes = record.to_bytes();
     bytes[0] = 200;
-    assert!(Record::from_bytes(&bytes).unwrap_err().contains("not a valid position"));
+    assert!(
+        Record::from_bytes(&bytes)
+            .unwrap_err()
+            .contains("not a valid position")
+    );
 
     let dir = std::env::temp_dir().join(format!("tuzdik-nnue-records-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -237,7 +259,11 @@ fn pgn_games_convert_with_their_result_and_no_score() {
     for record in &records {
         assert_eq!(record.score, None);
         assert_eq!(record.game, 10);
-        let expected = if record.position.side_to_move() == Side::North { 1 } else { -1 };
+        let expected = if record.position.side_to_move() == Side::North {
+            1
+        } else {
+            -1
+        };
         assert_eq!(record.result, expected);
     }
     assert!(datagen::convert_pgn("[Event \"x\"\n1. 99 *", 0).is_err());
@@ -307,10 +333,16 @@ fn training_lowers_the_validation_loss_and_the_quantised_net_agrees() {
 #[test]
 fn checkpoints_round_trip_and_training_is_the_same_whatever_the_threads() {
     let records = synthetic(600);
-    let samples: Vec<Sample> = records.iter().map(|r| Sample::from_record(r, 0.5)).collect();
+    let samples: Vec<Sample> = records
+        .iter()
+        .map(|r| Sample::from_record(r, 0.5))
+        .collect();
     let order: Vec<usize> = (0..samples.len()).rev().collect();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| {
             let mut net = FloatNet::seeded(5);
             let mut adam = Adam::new();
@@ -329,6 +361,10 @@ fn checkpoints_round_trip_and_training_is_the_same_whatever_the_threads() {
     let (net, loaded_adam, epochs) = train::load_checkpoint(&path).unwrap();
     assert_eq!((net, loaded_adam, epochs), (one, adam, 3));
     std::fs::write(&path, b"TZNN not a checkpoint").unwrap();
-    assert!(train::load_checkpoint(&path).unwrap_err().contains("not a tuzdik training checkpoint"));
+    assert!(
+        train::load_checkpoint(&path)
+            .unwrap_err()
+            .contains("not a tuzdik training checkpoint")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

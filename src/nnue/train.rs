@@ -103,7 +103,8 @@ impl FloatNet {
     /// Small random weights from a seed.
     pub fn seeded(seed: u64) -> FloatNet {
         let mut rng = SplitMix::new(seed ^ 0x7a1e);
-        let mut uniform = |size: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * size;
+        let mut uniform =
+            |size: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * size;
         let mut params = vec![0.0; PARAMS];
         for (i, p) in params.iter_mut().enumerate() {
             *p = if i < B1 {
@@ -122,11 +123,11 @@ impl FloatNet {
     /// Both perspectives' accumulators (before the clip).
     fn accumulate(&self, sample: &Sample) -> [[f32; HIDDEN]; 2] {
         let mut acc = [[0.0; HIDDEN]; 2];
-        for view in 0..2 {
-            acc[view].copy_from_slice(&self.params[B1..W2]);
-            for &input in sample.inputs[view].iter().filter(|&&i| i != u16::MAX) {
+        for (sums, inputs) in acc.iter_mut().zip(&sample.inputs) {
+            sums.copy_from_slice(&self.params[B1..W2]);
+            for &input in inputs.iter().filter(|&&i| i != u16::MAX) {
                 let row = &self.params[usize::from(input) * HIDDEN..][..HIDDEN];
-                for (a, w) in acc[view].iter_mut().zip(row) {
+                for (a, w) in sums.iter_mut().zip(row) {
                     *a += w;
                 }
             }
@@ -143,8 +144,8 @@ impl FloatNet {
     fn output(&self, acc: &[[f32; HIDDEN]; 2]) -> f32 {
         let w2 = &self.params[W2..B2];
         let mut out = self.params[B2];
-        for view in 0..2 {
-            for (a, w) in acc[view].iter().zip(&w2[view * HIDDEN..]) {
+        for (view, acc) in acc.iter().enumerate() {
+            for (a, w) in acc.iter().zip(&w2[view * HIDDEN..]) {
                 out += a.clamp(0.0, 1.0) * w;
             }
         }
@@ -316,7 +317,12 @@ pub fn is_validation(file: usize, game: u32, seed: u64, percent: u32) -> bool {
 }
 
 /// Writes a checkpoint: the float net, Adam's state and the epochs done.
-pub fn save_checkpoint(path: &Path, net: &FloatNet, adam: &Adam, epochs_done: u32) -> Result<(), String> {
+pub fn save_checkpoint(
+    path: &Path,
+    net: &FloatNet,
+    adam: &Adam,
+    epochs_done: u32,
+) -> Result<(), String> {
     let mut bytes = Vec::with_capacity(12 * PARAMS + 32);
     bytes.extend_from_slice(&CHECKPOINT_MAGIC);
     for word in [CHECKPOINT_VERSION, PARAMS as u32, epochs_done] {
@@ -343,7 +349,8 @@ pub fn load_checkpoint(path: &Path) -> Result<(FloatNet, Adam, u32), String> {
     if bytes.len() < 24 || bytes[..4] != CHECKPOINT_MAGIC {
         return Err(format!("{name}: not a tuzdik training checkpoint"));
     }
-    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     if word(4) != CHECKPOINT_VERSION || word(8) != PARAMS as u32 {
         return Err(format!(
             "{name}: checkpoint version {} with {} parameters; this build needs version {CHECKPOINT_VERSION} with {PARAMS}",
@@ -352,7 +359,11 @@ pub fn load_checkpoint(path: &Path) -> Result<(FloatNet, Adam, u32), String> {
         ));
     }
     if bytes.len() != 24 + 12 * PARAMS {
-        return Err(format!("{name}: {} bytes, a checkpoint has {}", bytes.len(), 24 + 12 * PARAMS));
+        return Err(format!(
+            "{name}: {} bytes, a checkpoint has {}",
+            bytes.len(),
+            24 + 12 * PARAMS
+        ));
     }
     let epochs_done = word(12);
     let mut steps = [0u8; 8];
@@ -381,9 +392,16 @@ pub fn run(options: &TrainOptions) -> Result<String, String> {
         return Err("no data: give --data FILE".to_string());
     }
     if options.val_percent >= 100 {
-        return Err(format!("--val-percent {} leaves nothing to train on (use 0..99)", options.val_percent));
+        return Err(format!(
+            "--val-percent {} leaves nothing to train on (use 0..99)",
+            options.val_percent
+        ));
     }
-    if options.batch == 0 || !(options.lr > 0.0) || !(0.0..=1.0).contains(&options.lambda) {
+    if options.batch == 0
+        || options.lr.is_nan()
+        || options.lr <= 0.0
+        || !(0.0..=1.0).contains(&options.lambda)
+    {
         return Err("--batch must be at least 1, --lr above 0 and --lambda in 0..1".to_string());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -423,11 +441,19 @@ fn run_in_pool(options: &TrainOptions) -> Result<String, String> {
     while (done as usize) < options.epochs {
         let started = Instant::now();
         let mut order: Vec<usize> = (0..train.len()).collect();
-        let mut rng = SplitMix::new(options.seed ^ u64::from(done).wrapping_mul(0x2545_f491_4f6c_dd1d));
+        let mut rng =
+            SplitMix::new(options.seed ^ u64::from(done).wrapping_mul(0x2545_f491_4f6c_dd1d));
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
-        let train_loss = train_epoch(&mut net, &mut adam, &train, &order, options.batch, options.lr);
+        let train_loss = train_epoch(
+            &mut net,
+            &mut adam,
+            &train,
+            &order,
+            options.batch,
+            options.lr,
+        );
         let seconds = started.elapsed().as_secs_f64();
         let validation_loss = net.loss(&validation);
         done += 1;
