@@ -53,7 +53,7 @@ fn datagen_resumes_to_the_same_file_and_train_writes_a_loadable_net() {
     let resumed = run("4", "2", &parts);
     assert!(String::from_utf8_lossy(&resumed.stderr).contains("continuing"));
     let bytes = std::fs::read(&whole).unwrap();
-    assert!(!bytes.is_empty() && bytes.len() % 32 == 0);
+    assert!(!bytes.is_empty() && bytes.len().is_multiple_of(32));
     assert_eq!(bytes, std::fs::read(&parts).unwrap());
 
     let net = dir.join("net.nnue");
