@@ -126,8 +126,9 @@ pub fn play_game(
 }
 
 /// Prepares `path` for appending: cuts a partial record at the end and the records of the last
-/// game (a stop may have cut it), and returns the game number to continue with.
-pub fn prepare_resume(path: &Path) -> Result<u64, String> {
+/// game (a stop may have cut it), and returns the game number to continue with. A file that
+/// already holds games beyond `games` is left as it is, with an error.
+pub fn prepare_resume(path: &Path, games: u64) -> Result<u64, String> {
     let name = path.display();
     let mut file = match OpenOptions::new().read(true).write(true).open(path) {
         Ok(file) => file,
@@ -147,6 +148,11 @@ pub fn prepare_resume(path: &Path) -> Result<u64, String> {
         u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
     };
     let last = game_of(whole - 1);
+    if u64::from(last) >= games {
+        return Err(format!(
+            "{name} already holds games up to number {last}, more than --games {games}: nothing to do (the file is left as it was)"
+        ));
+    }
     let mut keep = whole;
     while keep > 0 && game_of(keep - 1) == last {
         keep -= 1;
@@ -182,7 +188,7 @@ pub fn run(options: &DatagenOptions) -> Result<String, String> {
         Variant::TOGYZ,
         &options.openings.display().to_string(),
     )?;
-    let first = prepare_resume(&options.out)?;
+    let first = prepare_resume(&options.out, options.games)?;
     if first > 0 {
         eprintln!(
             "datagen: {} holds games 0..{first}; continuing",

@@ -234,7 +234,7 @@ fn self_play_games_are_deterministic_and_resume_continues_them() {
     let dir = std::env::temp_dir().join(format!("tuzdik-nnue-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("data.bin");
-    assert_eq!(datagen::prepare_resume(&path).unwrap(), 0);
+    assert_eq!(datagen::prepare_resume(&path, 10).unwrap(), 0);
     let game_three: Vec<u8> = datagen::play_game(3, 7, 300, &book, &tt)
         .unwrap()
         .iter()
@@ -245,7 +245,14 @@ fn self_play_games_are_deterministic_and_resume_continues_them() {
     let mut cut = game_three.clone();
     cut.extend_from_slice(&game_four[..game_four.len() / 2 + 5]);
     std::fs::write(&path, &cut).unwrap();
-    assert_eq!(datagen::prepare_resume(&path).unwrap(), 4);
+    // Asking for fewer games than the file holds changes nothing.
+    assert!(
+        datagen::prepare_resume(&path, 4)
+            .unwrap_err()
+            .contains("more than --games 4")
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), cut);
+    assert_eq!(datagen::prepare_resume(&path, 10).unwrap(), 4);
     assert_eq!(std::fs::read(&path).unwrap(), game_three);
     std::fs::remove_dir_all(&dir).unwrap();
 }
