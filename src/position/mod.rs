@@ -4,6 +4,7 @@
 //! North's row, so sowing is a walk up the array that wraps around.
 
 mod mangala;
+pub mod notation;
 mod sow;
 pub mod text;
 mod zobrist;
@@ -17,7 +18,9 @@ use crate::moves::Move;
 use crate::variant::Variant;
 use zobrist::MAX_RING;
 
-pub use mangala::{MAX_LIFTS, PASS_BIT};
+pub use crate::moves::PASS_BIT;
+pub use mangala::MAX_LIFTS;
+pub use notation::MoveError;
 pub use sow::Effect;
 pub(crate) use sow::{READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches, with_row_len};
 pub use text::PositionError;
