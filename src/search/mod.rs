@@ -17,7 +17,6 @@ pub mod bare;
 pub mod bench;
 mod busy;
 pub mod eval;
-pub mod ordering;
 mod pages;
 pub mod parameters;
 pub mod time;
@@ -32,7 +31,11 @@ use crate::moves::Move;
 use crate::position::{Position, Side};
 use crate::solve::tables::Tables;
 use busy::BusyMoves;
-use ordering::{Gain, Scan, Words, with_search_rows};
+// The move scan and the row-length dispatch live in the position layer; the search's code
+// still calls them by their old names here.
+pub(crate) use crate::position::gains as ordering;
+use crate::position::with_row_len as with_search_rows;
+use ordering::{Gain, Scan, Words};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
 
@@ -2012,7 +2015,7 @@ mod tests {
     use super::{HISTORY_BUCKETS, MoveList, MoveOrder, hash_n, make_child, position_hash, scan_n};
     use crate::moves::Move;
     use crate::position::Position;
-    use crate::search::{eval, ordering, ordering::with_search_rows};
+    use crate::search::{eval, ordering, with_search_rows};
     use crate::variant::Variant;
     use proptest::prelude::*;
 
