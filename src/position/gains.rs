@@ -201,15 +201,11 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     let mut best = 0u8;
     for (offset, gain) in gains.iter_mut().enumerate().take(N) {
         let origin = mover.index() * N + offset;
-        // Up to 2N - 2 stones a sowing touches each hole at most once and never the origin
-        // twice, so the landing hole gets exactly one stone; longer ones are not predicted.
         let run = runs[origin][usize::from(cells[origin]).min(ring - 1)];
         let last = (run >> RUN_LAST) as usize & 31;
-        let unpredicted = run & UNPREDICTED != 0;
-        *gain = (takes[last] + u8::from(run & own_tuzdik_bit != 0))
-            & u8::from(unpredicted).wrapping_sub(1);
+        *gain = takes[last] + u8::from(run & own_tuzdik_bit != 0);
         best = best.max(*gain);
-        laps |= u16::from(unpredicted) << offset;
+        laps |= ((run / UNPREDICTED) as u16) << offset;
     }
     Scan {
         moves,

@@ -1,6 +1,6 @@
-//! The fast make ([`Position::make`]), for every sowing that does not lap the ring (fewer
-//! stones than holes: almost every move of a real game), and the search's make, which laps the
-//! ring in registers too ([`Position::make_unhashed_moves`]).
+//! The fast make ([`Position::make`]), for every sowing of fewer stones than the ring has holes
+//! less one (almost every move of a real game), and the search's make, which takes longer
+//! standard sowings in registers too ([`Position::make_unhashed_moves`]).
 //!
 //! The 2N hole counts are held in a [`Wide`] and the whole sowing is one subtraction and two
 //! additions of [`Geometry::prefix`] entries. Captures and tuzdik deposits are byte masks; the
@@ -106,15 +106,14 @@ impl Position {
     }
 
     /// The run of single stones a move from ring index `origin` sows. `None` when the move
-    /// needs the general path: a sowing that reaches every hole (or, for skip-origin, every
-    /// hole but the origin), or an empty origin.
+    /// needs another path: a sowing of 2N - 1 stones or more, or an empty origin.
     #[inline(always)]
     pub(super) fn run<const N: usize, const STANDARD: bool>(&self, origin: usize) -> Option<Run> {
         let stones = self.holes[origin] as usize;
         let skip = usize::from(self.skip_origin::<STANDARD>());
-        // 1 <= stones < 2N (less one for skip-origin): the run touches each hole at most once
-        // and never the origin a second time.
-        if stones.wrapping_sub(1) >= 2 * N - 1 - skip {
+        // 1 <= stones <= 2N - 2: the run touches each hole at most once and never the origin a
+        // second time, either way of sowing.
+        if stones.wrapping_sub(1) >= 2 * N - 2 {
             return None;
         }
         Some(Run::unpack(
@@ -284,7 +283,7 @@ impl Position {
     }
 
     /// [`make_unhashed_moves`](Self::make_unhashed_moves) for the moves the register path
-    /// leaves: a standard sowing that laps the ring is worked out in registers too (in the
+    /// leaves: a long standard sowing is worked out in registers too (in the
     /// search one make in eight is one, nearly all of them in positions with a few heavy
     /// holes), the rest (skip-origin laps, an empty origin) on the general path.
     #[inline(never)]
@@ -297,9 +296,9 @@ impl Position {
         self.legal_mask_of::<N>(ring)
     }
 
-    /// A standard sowing of at least 2N stones from ring index `origin`, in registers: every
-    /// hole gets `stones / 2N` of them and the `stones % 2N` holes from the origin on one more
-    /// (the first stone goes back into the emptied origin). `None` for any other move.
+    /// A standard sowing of at least 2N - 1 stones from ring index `origin`, in registers:
+    /// every hole gets `stones / 2N` of them and the `stones % 2N` holes from the origin on one
+    /// more (the first stone goes back into the emptied origin). `None` for any other move.
     ///
     /// The result's `start` and `len` describe only the last partial lap, so it must not be
     /// used to update the key (the search's make keeps none).
@@ -307,7 +306,7 @@ impl Position {
     fn sow_laps_wide<const N: usize>(&self, ring: Wide, origin: usize) -> Option<Sown> {
         let r = 2 * N;
         let stones = self.holes[origin] as usize;
-        if stones < r || self.skip_origin::<READ_SWITCHES>() {
+        if stones + 1 < r || self.skip_origin::<READ_SWITCHES>() {
             return None;
         }
         let (laps, rest) = (stones / r, stones % r);

@@ -56,8 +56,8 @@ pub(crate) struct Wide {
 }
 
 /// The ring's hole counts as three words: byte `i` of the ring is byte `i % 8` of word `i / 8`
-/// (bytes past the ring are 0). A [`Wide`] as the evaluation and the move scan read it
-/// ([`Wide::words`]).
+/// (bytes past the ring are 0): the packed board as the evaluation and the move scan read it,
+/// made from the make's only by [`ring_words`](super::gains::ring_words).
 pub type Words = [u64; 3];
 
 /// 0x01 in every byte of a word.
@@ -196,11 +196,10 @@ pub(super) struct Geometry {
     pub(super) row: [Wide; 2],
     /// `runs[skip][origin][stones]`: the run of single stones sown from ring index `origin`
     /// holding `stones` (standard sowing, or skip-origin when `skip` is 1), packed as
-    /// [`Run::unpack`] reads it, for every count the fast make takes: those that touch each
-    /// hole at most once and never the origin twice (1 to 2N - 1, or 2N - 2 skipping the
-    /// origin), so that the landing hole gets exactly one stone. [`UNPREDICTED`] marks the
-    /// entries the move scan leaves to making: no stones, a run of 2N - 1 (the scan predicts
-    /// up to 2N - 2 either way), and every count past the fast make's.
+    /// [`Run::unpack`] reads it, for the counts the fast make and the move scan take: up to
+    /// 2N - 2 stones a sowing touches each hole at most once and never the origin twice, so
+    /// the landing hole gets exactly one stone. Other counts (none, and longer sowings) are
+    /// [`UNPREDICTED`].
     pub(super) runs: [[[u32; 2 * MAX_N]; 2 * MAX_N]; 2],
 }
 
@@ -232,7 +231,7 @@ const fn geometry(n: usize) -> Geometry {
         let mut origin = 0;
         while origin < ring {
             let mut stones = 1;
-            while stones < ring - skip {
+            while stones + 1 < ring {
                 // Standard sowing puts the first of several stones back into the origin; a
                 // single stone, and every skip-origin sowing, starts at the next hole.
                 let start = if stones == 1 || skip == 1 {
@@ -247,11 +246,8 @@ const fn geometry(n: usize) -> Geometry {
                     bits |= 1 << ((start + k) % ring);
                     k += 1;
                 }
-                let scan_leaves_it = if stones + 1 == ring { UNPREDICTED } else { 0 };
-                g.runs[skip][origin][stones] = bits
-                    | ((last as u32) << RUN_LAST)
-                    | ((start as u32) << RUN_START)
-                    | scan_leaves_it;
+                g.runs[skip][origin][stones] =
+                    bits | ((last as u32) << RUN_LAST) | ((start as u32) << RUN_START);
                 stones += 1;
             }
             origin += 1;
@@ -265,7 +261,7 @@ const fn geometry(n: usize) -> Geometry {
 /// reached are its bits `0..RUN_LAST`.
 pub(super) const RUN_LAST: u32 = 18;
 const RUN_START: u32 = 23;
-/// The flag of a [`Geometry::runs`] entry that the move scan does not predict.
+/// The flag of a [`Geometry::runs`] entry for no run: the move must be made another way.
 pub(super) const UNPREDICTED: u32 = 1 << 31;
 /// A [`Geometry::runs`] entry for no run: not predicted, and its last hole one past the ring,
 /// so that what a landing there takes comes out 0 with no branch.
