@@ -11,9 +11,9 @@
 use std::time::{Duration, Instant};
 
 use super::bench::{BenchResult, positions};
+use super::ordering::ring_words;
 use super::{Control, INFINITY, eval, terminal_score};
 use crate::position::Position;
-use crate::position::gains::ring_words;
 
 /// The default depth of `tuzdik bench --bare`: about as many nodes as the real bench.
 pub const DEFAULT_DEPTH: u32 = 8;

@@ -1,9 +1,8 @@
 //! The static evaluation: the kazan margin plus what the board promises. Always from the side
 //! to move's point of view, in units of 1/100 stone.
 
+use super::ordering::{ONES, Scan, Words, ring_words, zero_bytes};
 use super::parameters::eval as weights;
-use crate::position::gains::{Scan, Words, ring_words};
-use crate::position::{ONES, zero_bytes};
 use crate::position::{Position, Side, with_row_len};
 
 /// How many named features ([`Feature`]) the evaluation has.

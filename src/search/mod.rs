@@ -17,6 +17,13 @@ pub mod bare;
 pub mod bench;
 mod busy;
 pub mod eval;
+/// The move scan and the row-length dispatch by the names the search's files use: they live
+/// in the position layer ([`crate::position::gains`], [`crate::position::with_row_len`]).
+pub(crate) mod ordering {
+    pub(crate) use crate::position::gains::*;
+    pub(crate) use crate::position::with_row_len as with_search_rows;
+    pub(crate) use crate::position::{ONES, zero_bytes};
+}
 mod pages;
 pub mod parameters;
 pub mod time;
@@ -31,11 +38,7 @@ use crate::moves::Move;
 use crate::position::{Position, Side};
 use crate::solve::tables::Tables;
 use busy::BusyMoves;
-// The move scan and the row-length dispatch live in the position layer; the search's code
-// still calls them by their old names here.
-pub(crate) use crate::position::gains as ordering;
-use crate::position::with_row_len as with_search_rows;
-use ordering::{Gain, Scan, Words};
+use ordering::{Gain, Scan, Words, with_search_rows};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
 
@@ -2015,7 +2018,7 @@ mod tests {
     use super::{HISTORY_BUCKETS, MoveList, MoveOrder, hash_n, make_child, position_hash, scan_n};
     use crate::moves::Move;
     use crate::position::Position;
-    use crate::search::{eval, ordering, with_search_rows};
+    use crate::search::{eval, ordering, ordering::with_search_rows};
     use crate::variant::Variant;
     use proptest::prelude::*;
 
