@@ -2,6 +2,14 @@
 //!
 //! The ring layout follows RULES.md: index `0..N` is South's row (holes 1..N), `N..2N` is
 //! North's row, so sowing is a walk up the array that wraps around.
+//!
+//! Every move goes in through [`Position::play`], [`Position::try_play`] or
+//! [`Position::play_unchecked`]; behind them, each file does one job: the packed board, its
+//! constant tables and the dispatch on the row length (`packed.rs`), the fast make
+//! (`make.rs`), the general make for long sowings (`general.rs`), perft's leaf counter
+//! (`leaves.rs`), Mangala IV's relay sowing (`mangala.rs`), and, for the search, what each
+//! move gains, predicted without making it ([`gains`]). Position strings are [`text`]'s,
+//! PlayOK's long move notation [`notation`]'s.
 
 pub mod gains;
 mod general;
