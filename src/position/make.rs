@@ -1,13 +1,13 @@
-//! The fast make ([`Position::make`]), for every sowing of fewer stones than the ring has holes
-//! less one (almost every move of a real game), and the search's make, which takes longer
-//! standard sowings in registers too ([`Position::make_unhashed_moves`]).
+//! The fast make ([`Position::make`]), for every sowing of at most 2N - 2 stones (almost every
+//! move of a real game), and the search's make, which takes longer standard sowings in
+//! registers too ([`Position::make_unhashed_moves`]).
 //!
 //! The 2N hole counts are held in a [`Wide`] and the whole sowing is one subtraction and two
 //! additions of [`Geometry::prefix`](super::packed::Geometry::prefix) entries. Captures and
 //! tuzdik deposits are byte masks; the landing count is read from the position before the
 //! move (the landing hole gets exactly one stone on this path), and whether it captures is
-//! worked out with arithmetic rather than branches, because it is a coin toss. The Zobrist key is updated with one table load per
-//! sown stone ([`zobrist::Tables::step`]).
+//! worked out with arithmetic rather than branches, because it is a coin toss. The Zobrist
+//! key is updated with one table load per sown stone ([`zobrist::Tables::step`]).
 //!
 //! Stones are sown into tuzdik holes as if they were ordinary holes and then moved to the
 //! owner's kazan; a tuzdik always holds 0 between moves, so that is exact. The sowings this
