@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tuzdik::search::ordering::{Scan, ring_words};
+use tuzdik::position::gains::{Scan, ring_words};
 use tuzdik::search::tt::{Bound, TranspositionTable};
 use tuzdik::search::{Control, Limits, eval, search};
 use tuzdik::{Game, Position, Variant};

@@ -5,8 +5,8 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::moves::{Move, MoveError};
-use crate::position::{Effect, PlayError, Position, PositionError, Side, Status, text};
+use crate::moves::Move;
+use crate::position::{Effect, MoveError, PlayError, Position, PositionError, Side, Status, text};
 use crate::variant::Variant;
 
 /// How a finished game ended.

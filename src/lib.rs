@@ -22,8 +22,8 @@ pub mod record;
 pub mod variant;
 
 pub use game::{Game, GameError, Termination};
-pub use moves::{Move, MoveError};
-pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
+pub use moves::{Move, MoveSyntaxError};
+pub use position::{Effect, MoveError, MoveList, PlayError, Position, PositionError, Side, Status};
 pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod search;
 pub mod solve;

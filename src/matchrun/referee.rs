@@ -9,7 +9,7 @@ use super::clock::{Clock, Limits, TimeControl};
 use super::engine::{Engine, EngineSpec, Failure, Proto};
 use super::openings::Opening;
 use crate::game::{Game, GameError, Termination};
-use crate::moves::MoveError;
+use crate::position::MoveError;
 use crate::position::{Side, Status};
 use crate::record::Outcome;
 use crate::variant::Variant;

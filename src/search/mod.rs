@@ -17,7 +17,13 @@ pub mod bare;
 pub mod bench;
 mod busy;
 pub mod eval;
-pub mod ordering;
+/// The move scan and the row-length dispatch by the names the search's files use: they live
+/// in the position layer ([`crate::position::gains`], [`crate::position::with_row_len`]).
+pub(crate) mod ordering {
+    pub(crate) use crate::position::gains::*;
+    pub(crate) use crate::position::with_row_len as with_search_rows;
+    pub(crate) use crate::position::{ONES, zero_bytes};
+}
 mod pages;
 pub mod parameters;
 pub mod time;
