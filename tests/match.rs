@@ -507,7 +507,7 @@ fn bad_specs_files_and_flags_give_clear_errors() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["--engine", &a, "--depth", "1"],
-            "give --engine exactly twice (got 1)",
+            "give --engine at least twice (got 1)",
         ),
         (
             vec!["--engine", "name=X", "--engine", &a, "--depth", "1"],
