@@ -161,7 +161,9 @@ def main(argv=None):
     parser.add_argument("--pgn", required=True, help="the PGN to write (appended to)")
     parser.add_argument("--json", help="write the totals and the SPRT state here at the end")
     parser.add_argument("--sprt", help="elo0=E0,elo1=E1[,alpha=A,beta=B] in normalised Elo")
-    parser.add_argument("--retries", type=int, default=5, help="runs of a pair after a fault")
+    parser.add_argument("--retries", type=int, default=5, help="runs of a task after a fault")
+    parser.add_argument("--pairs-per-task", type=int, default=1,
+                        help="pairs a task plays in one tuzdik run (fewer engine starts)")
     parser.add_argument("--in-flight", type=int, default=0,
                         help="pairs handed out at once (default: twice the cluster's CPUs)")
     opts = parser.parse_args(own)
@@ -179,7 +181,10 @@ def main(argv=None):
     ray.init(address=opts.address, log_to_driver=False, logging_level="ERROR")
     remote = ray.remote(num_cpus=1, max_retries=opts.retries, retry_exceptions=True)(play_pair)
     in_flight = opts.in_flight or max(1, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    if opts.pairs_per_task < 1:
+        raise SystemExit("--pairs-per-task must be at least 1")
     pairs = [(2 * k, 2 * k + 1) for k in range(opts.games // 2)]
+    tasks = [pairs[i:i + opts.pairs_per_task] for i in range(0, len(pairs), opts.pairs_per_task)]
     started = time.monotonic()
     running = {}
     counted = set()
@@ -189,41 +194,45 @@ def main(argv=None):
     state = "continue"
     llr = 0.0
     with open(opts.pgn, "a", encoding="utf-8") as pgn:
-        while pairs or running:
-            while pairs and len(running) < in_flight and state == "continue":
-                pair = pairs.pop(0)
-                running[remote.remote(opts.tuzdik, match_args, opts.games, list(pair))] = pair
+        while tasks or running:
+            while tasks and len(running) < in_flight and state == "continue":
+                task = tasks.pop(0)
+                indices = [i for pair in task for i in pair]
+                running[remote.remote(opts.tuzdik, match_args, opts.games, indices)] = task
             if not running:
                 break
             ready, _ = ray.wait(list(running), num_returns=1, timeout=1.0)
             for ref in ready:
-                pair = running.pop(ref)
+                task = running.pop(ref)
                 try:
                     result = ray.get(ref)
                 except Exception as error:  # retries used up: the run cannot be complete
-                    for ref in running:
-                        ray.cancel(ref, force=True)
-                    raise SystemExit(f"pair {pair} failed for good: {error}")
-                if pair in counted:
-                    continue
-                counted.add(pair)
-                games = sorted(result["games"], key=lambda g: g["index"])
-                for game in games:
-                    pgn.write(game["pgn"] + "\n")
-                    wld[{2: 0, 0: 1, 1: 2}[game["first_half_points"]]] += 1
-                pgn.flush()
-                ptnml[sum(g["first_half_points"] for g in games)] += 1
-                hosts[result["host"], result["pid"]] = hosts.get((result["host"], result["pid"]), 0) + 2
-                line = (f"pairs {len(counted)}/{opts.games // 2}  games {2 * len(counted)}  "
-                        f"{wld[0]} - {wld[1]} - {wld[2]}  Ptnml(0-2) {ptnml}")
-                if sprt:
-                    llr = pentanomial_llr(ptnml, sprt["elo0"], sprt["elo1"])
-                    line += f"  LLR: {llr:.2f} ({sprt['lower']:.2f}, {sprt['upper']:.2f})"
-                    if llr >= sprt["upper"]:
-                        state = "H1"
-                    elif llr <= sprt["lower"]:
-                        state = "H0"
-                print(f"{line}  {time.monotonic() - started:.0f}s", flush=True)
+                    for other in running:
+                        ray.cancel(other, force=True)
+                    raise SystemExit(f"pairs {task} failed for good: {error}")
+                by_index = {g["index"]: g for g in result["games"]}
+                for pair in task:
+                    if pair in counted or state != "continue":
+                        continue
+                    counted.add(pair)
+                    games = [by_index[i] for i in pair]
+                    for game in games:
+                        pgn.write(game["pgn"] + "\n")
+                        wld[{2: 0, 0: 1, 1: 2}[game["first_half_points"]]] += 1
+                    pgn.flush()
+                    ptnml[sum(g["first_half_points"] for g in games)] += 1
+                    worker = (result["host"], result["pid"])
+                    hosts[worker] = hosts.get(worker, 0) + 2
+                    line = (f"pairs {len(counted)}/{opts.games // 2}  games {2 * len(counted)}  "
+                            f"{wld[0]} - {wld[1]} - {wld[2]}  Ptnml(0-2) {ptnml}")
+                    if sprt:
+                        llr = pentanomial_llr(ptnml, sprt["elo0"], sprt["elo1"])
+                        line += f"  LLR: {llr:.2f} ({sprt['lower']:.2f}, {sprt['upper']:.2f})"
+                        if llr >= sprt["upper"]:
+                            state = "H1"
+                        elif llr <= sprt["lower"]:
+                            state = "H0"
+                    print(f"{line}  {time.monotonic() - started:.0f}s", flush=True)
             if state != "continue" and running:
                 # A bound is crossed: games still being played are abandoned, not counted.
                 for ref in running:

@@ -155,11 +155,11 @@ impl Tally {
         let t = &e.trinomial;
         lines.push(self.score_line(encounter));
         let elo = match t.elo() {
-            Ok(elo) => elo.to_string(),
+            Ok(elo) => format!("{elo} (95%)"),
             Err(why) => why,
         };
         lines.push(format!(
-            "Elo difference: {elo} (95%), LOS: {:.1} %, DrawRatio: {:.1} %",
+            "Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %",
             t.los() * 100.0,
             t.draw_ratio() * 100.0
         ));
