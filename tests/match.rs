@@ -1418,3 +1418,89 @@ fn pgn_openings_each_settings_and_worker_json() {
         let _ = std::fs::remove_file(&path);
     }
 }
+
+#[test]
+fn noswap_gives_each_game_a_new_opening_and_ratinginterval_prints_tables() {
+    let b = good("B");
+    let (stdout, records) = against(
+        &b,
+        &[
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--noswap",
+            "--ratinginterval",
+            "2",
+        ],
+        "noswap.pgn",
+    );
+    assert_eq!(records.len(), 4);
+    assert!(records.iter().all(|r| r.tag("White") == Some("A")));
+    let fens: HashSet<&str> = records.iter().filter_map(|r| r.tag("FEN")).collect();
+    assert_eq!(fens.len(), 4, "four openings");
+    // After games 2 and 4, and in the summary.
+    assert_eq!(stdout.matches("Elo difference: ").count(), 3, "{stdout}");
+    assert!(
+        !stdout.contains("Ptnml"),
+        "no pairs without a colour swap: {stdout}"
+    );
+}
+
+#[test]
+fn solved_tables_adjudicate_with_their_result() {
+    let dir = temp("tables");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, stdout, stderr) = run(&[
+        "solve",
+        "bestemshchi",
+        "--max-stones",
+        "8",
+        "--out",
+        dir.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    // Eight stones left, North one stone ahead in the kazans: the table decides.
+    let positions = ["2,0,1,0,1/0,1,0,2,1 20 22 w", "0,0,0,1,3/1,0,2,1,0 22 20 b"];
+    let book = temp("tb-book.txt");
+    std::fs::write(&book, positions.join("\n") + "\n").unwrap();
+    let variant = Variant::new(tuzdik::Family::Bestemshchi);
+    let table = tuzdik::solve::Tablebase::load(&dir, None).unwrap();
+    let b = good("B");
+    let (stdout, records) = against(
+        &b,
+        &[
+            "--variant",
+            "bestemshchi",
+            "--depth",
+            "2",
+            "--openings",
+            book.to_str().unwrap(),
+            "--tb",
+            dir.to_str().unwrap(),
+        ],
+        "tb.pgn",
+    );
+    assert!(stdout.contains("Adjudicated by tablebase: 4"), "{stdout}");
+    for record in &records {
+        assert_eq!(record.tag("Termination"), Some("adjudication"));
+        assert!(record.moves.is_empty(), "decided before the first move");
+        let game = record.start().unwrap();
+        let position = game.position();
+        let mover = position.side_to_move();
+        let margin = table.probe(position).expect("in the table");
+        let lead = position.kazan(mover) as i32 - position.kazan(mover.opponent()) as i32 + margin;
+        let expected = match (lead.signum(), mover) {
+            (0, _) => Outcome::Draw,
+            (1, tuzdik::Side::South) | (-1, tuzdik::Side::North) => Outcome::SouthWins,
+            _ => Outcome::NorthWins,
+        };
+        assert_eq!(record.result, Some(expected), "{record}");
+        assert!(last_comment(record).contains("by tablebase adjudication"));
+        assert_eq!(game.variant(), variant);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&book);
+}
