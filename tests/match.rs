@@ -454,36 +454,8 @@ fn sprt_stops_when_a_bound_is_crossed() {
 #[test]
 fn ctrl_c_prints_the_summary_and_leaves_a_complete_pgn() {
     let path = temp("interrupt.pgn");
-    let a = good("A");
-    let b = good("B");
-    let mut command = tuzdik(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "200",
-        "--depth",
-        "2",
-        "--pgn",
-        path.to_str().unwrap(),
-        "--progress",
-        "lines",
-    ]);
-    command.stdout(Stdio::piped());
-    let child = command.spawn().unwrap();
-    // Wait for a finished game or two, then interrupt.
-    let started = Instant::now();
-    while std::fs::read_to_string(&path).map_or(0, |t| t.matches("[Event ").count()) < 2 {
-        assert!(started.elapsed() < TIMEOUT, "no games finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let child = long_match(&good("B"), &path, 2);
+    interrupt(&child);
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
@@ -493,6 +465,45 @@ fn ctrl_c_prints_the_summary_and_leaves_a_complete_pgn() {
     assert_eq!(records.len() as u64, w + l + d);
     assert!(w + l + d < 200);
     let _ = std::fs::remove_file(&path);
+}
+
+/// A 200-game match of A against `b` writing `path`, returned once `games` games finished.
+fn long_match(b: &str, path: &Path, games: usize) -> std::process::Child {
+    let a = good("A");
+    let mut command = tuzdik(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        b,
+        "--games",
+        "200",
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--pgn",
+        path.to_str().unwrap(),
+        "--progress",
+        "lines",
+    ]);
+    command.stdout(Stdio::piped()).stderr(Stdio::null());
+    let child = command.spawn().unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(path).map_or(0, |t| t.matches("[Event ").count()) < games {
+        assert!(started.elapsed() < TIMEOUT, "no games finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+/// Ctrl-C, as the terminal sends it.
+fn interrupt(child: &std::process::Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -909,42 +920,15 @@ fn an_engines_own_children_die_with_it() {
 fn a_second_ctrl_c_leaves_no_engine_running() {
     let sleep = marker(2);
     let path = temp("twice.pgn");
-    let a = good("A");
     let b = format!("cmd='python3 tests/engines/misbehave.py stubborn 1 {sleep}' name=Stubborn");
-    let mut command = tuzdik(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "200",
-        "--depth",
-        "2",
-        "--concurrency",
-        "2",
-        "--pgn",
-        path.to_str().unwrap(),
-        "--progress",
-        "lines",
-    ]);
-    command.stdout(Stdio::null()).stderr(Stdio::null());
-    let mut child = command.spawn().unwrap();
     let started = Instant::now();
-    while std::fs::read_to_string(&path).map_or(0, |t| t.matches("[Event ").count()) < 1 {
-        assert!(started.elapsed() < TIMEOUT, "no game finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = long_match(&b, &path, 1);
     assert!(
         processes_with(&sleep) > 0,
         "the stubborn engines are not running"
     );
     for _ in 0..2 {
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        interrupt(&child);
         std::thread::sleep(Duration::from_millis(30));
     }
     let status = loop {
