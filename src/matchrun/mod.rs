@@ -582,7 +582,25 @@ fn resumed_games(
             .filter(|o| *o != Outcome::Unknown)
             .ok_or_else(|| format!("{what}: no result"))?;
         let termination = record.tag("Termination").unwrap_or("normal").to_string();
-        let adjudication = (termination == "adjudication").then(|| "earlier run".to_string());
+        let adjudication = (termination == "adjudication").then(|| {
+            // The kind is named in the comment on the last move (or before the moves).
+            let comment = record
+                .moves
+                .last()
+                .and_then(|m| m.comment.as_deref())
+                .or(record.leading_comment.as_deref())
+                .unwrap_or("");
+            [
+                ("resign adjudication", "resign"),
+                ("draw adjudication", "draw"),
+                ("tablebase adjudication", "tablebase"),
+                ("Adjudicated after", "max plies"),
+            ]
+            .iter()
+            .find(|(text, _)| comment.contains(text))
+            .map_or("unnamed", |(_, kind)| kind)
+            .to_string()
+        });
         games.push(GameResult {
             plan,
             outcome,
