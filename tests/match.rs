@@ -1488,3 +1488,41 @@ fn solved_tables_adjudicate_with_their_result() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&book);
 }
+
+#[test]
+fn a_resumed_match_recounts_adjudications_by_kind() {
+    let path = temp("resume-resign.pgn");
+    let (a, b) = (good("A"), good("B"));
+    let args = |games: &'static str, flag: &'static str| {
+        vec![
+            "match".to_string(),
+            "--engine".into(),
+            a.clone(),
+            "--engine".into(),
+            b.clone(),
+            "--depth".into(),
+            "2".into(),
+            "--resign".into(),
+            "movecount=1".into(),
+            "score=0".into(),
+            "--games".into(),
+            games.into(),
+            flag.into(),
+            path.to_str().unwrap().to_string(),
+            "--progress".into(),
+            "lines".into(),
+        ]
+    };
+    let first = args("2", "--pgn");
+    let (ok, stdout, stderr) = run(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(ok, "{stdout}{stderr}");
+    let again = args("2", "--resume");
+    let (ok, stdout, stderr) = run(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        !stdout.contains("Finished game"),
+        "nothing left to play: {stdout}"
+    );
+    assert!(stdout.contains("Adjudicated by resign: 2"), "{stdout}");
+    let _ = std::fs::remove_file(&path);
+}
