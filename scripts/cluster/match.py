@@ -172,6 +172,8 @@ def main(argv=None):
     for flag in ("--games", "--only-games", "--worker-json", "--pgn", "--resume", "--sprt", "--json"):
         if flag in match_args:
             raise SystemExit(f"{flag} is the driver's: give it before --")
+    if match_args.count("--engine") != 2:
+        raise SystemExit("the cluster driver runs two-engine matches: give --engine twice after --")
     if not os.path.isfile(opts.tuzdik):
         raise SystemExit(f"--tuzdik {opts.tuzdik}: no such file here")
     sprt = parse_sprt(opts.sprt) if opts.sprt else None

@@ -236,3 +236,23 @@ def test_a_match_survives_a_killed_worker(cluster, tmp_path):
     assert sorted(int(i) + 1 for i in interrupted) == [r for r in rounds if r in
                                                        (int(interrupted[0]) + 1, int(interrupted[1]) + 1)]
     assert sum(w["games"] for w in totals["workers"]) == totals["games"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--games", "4", "--pgn", "x.pgn", "--", "--engine", "cmd=a", "--engine", "cmd=b"], "--address"),
+    (["--address", "h:1", "--tuzdik", "/nonexistent/tuzdik", "--games", "4", "--pgn", "x.pgn", "--",
+      "--engine", "cmd=a", "--engine", "cmd=b"], "no such file"),
+    (["--address", "h:1", "--tuzdik", "T", "--games", "5", "--pgn", "x.pgn", "--",
+      "--engine", "cmd=a", "--engine", "cmd=b"], "even"),
+    (["--address", "h:1", "--tuzdik", "T", "--games", "4", "--pgn", "x.pgn", "--",
+      "--engine", "cmd=a", "--engine", "cmd=b", "--engine", "cmd=c"], "two-engine"),
+    (["--address", "h:1", "--tuzdik", "T", "--games", "4", "--pgn", "x.pgn", "--",
+      "--engine", "cmd=a", "--engine", "cmd=b", "--sprt", "elo0=0,elo1=5"], "before --"),
+    (["--address", "h:1", "--tuzdik", "T", "--games", "4", "--pgn", "x.pgn"], "after --"),
+])
+def test_bad_arguments_are_refused_before_anything_runs(args, says, capsys):
+    args = [tuzdik_binary() if a == "T" else a for a in args]
+    with pytest.raises(SystemExit) as stopped:
+        driver.main(args)
+    message = str(stopped.value.code) + capsys.readouterr().err
+    assert says in message, message
