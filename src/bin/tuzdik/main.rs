@@ -52,7 +52,7 @@ enum Command {
         seed: u64,
     },
     /// Play an engine-vs-engine match (see docs/match.md).
-    Match(tuzdik::matchrun::MatchArgs),
+    Match(Box<tuzdik::matchrun::MatchArgs>),
     /// Play against the engine in the terminal.
     Play(tuzdik::interactive::PlayArgs),
     /// Annotate the games of a PGN file with the engine's scores and mark mistakes.
