@@ -30,6 +30,28 @@ pub const ENGINE_NAME: &str = concat!("Tuzdik ", env!("CARGO_PKG_VERSION"));
 /// The engine's author in `id author`.
 pub const ENGINE_AUTHOR: &str = "the Tuzdik developers";
 
+/// The one line printed when standard input is a terminal (never to a GUI).
+pub const BANNER: &str = concat!(
+    "Tuzdik ",
+    env!("CARGO_PKG_VERSION"),
+    ", a Toguz Kumalak engine: type `uci` or `help`"
+);
+
+/// The answer to `help`.
+pub const HELP: &[&str] = &[
+    "Commands (see protocol.md for the details):",
+    "  uci | ugi                      handshake: engine name, options, uciok/ugiok",
+    "  isready                        answers readyok",
+    "  setoption name <N> [value <V>] sets an option (the list comes with uci)",
+    "  ucinewgame                     forgets the hash table",
+    "  position startpos|fen <F> [moves <m> ...]   sets the game",
+    "  go [depth <n>|movetime <ms>|nodes <n>|wtime <ms> btime <ms>|infinite ...]",
+    "  stop | ponderhit               ends a search / turns a ponder search into a real one",
+    "  d | eval | query <q>           board, static evaluation, gameover|p1turn|result|side",
+    "  perft <depth> | bench [depth]  move-generator count / fixed benchmark",
+    "  quit                           exits",
+];
+
 /// A line-oriented, flushed, shareable output.
 #[derive(Clone)]
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
@@ -305,6 +327,11 @@ impl Session {
                 }
             }
             Command::Eval => self.eval(),
+            Command::Help => {
+                for line in HELP {
+                    self.out.line(line);
+                }
+            }
             Command::Uci => self.handshake(Dialect::Uci),
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Display => self.display(),
@@ -496,11 +523,33 @@ impl Session {
             time = Some(0);
         }
         let mut search_moves = Vec::new();
+        // One error line for the whole list, however many moves it refuses.
+        let mut refused = 0usize;
+        let mut first_refusal = None;
         for text in &params.search_moves {
             match pos.parse_move(text) {
                 Ok(mv) => search_moves.push(mv),
-                Err(error) => self.out.error(&format!("searchmoves: {error}; ignored")),
+                Err(error) => {
+                    refused += 1;
+                    first_refusal.get_or_insert(error);
+                }
             }
+        }
+        if let Some(error) = first_refusal {
+            let left = if search_moves.is_empty() {
+                "none is left: searching all moves"
+            } else {
+                "ignored"
+            };
+            let more = match refused {
+                1 => String::new(),
+                n => format!(" (and {} more refused)", n - 1),
+            };
+            self.out
+                .error(&format!("searchmoves: {error}{more}; {left}"));
+        } else if params.search_moves_empty {
+            self.out
+                .error("go: searchmoves lists no move; searching all moves");
         }
         Limits {
             depth: params.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
@@ -963,7 +1012,9 @@ pub fn board_drawing(game: &Game) -> Vec<String> {
 
 /// Reads a line of at most [`MAX_LINE_BYTES`]; `Ok(None)` at end of input, `Err(len)` for a
 /// line that was too long (it is consumed whole).
-fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Result<String, usize>>> {
+pub(crate) fn read_bounded_line(
+    reader: &mut (impl BufRead + ?Sized),
+) -> std::io::Result<Option<Result<String, usize>>> {
     let mut line = Vec::new();
     let mut total = 0usize;
     let mut saw_any = false;
