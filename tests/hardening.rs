@@ -50,6 +50,96 @@ fn errors(lines: &[String]) -> Vec<&String> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 1: `isready` after `setoption name TablePath`
+
+/// A directory with a Bestemshchi table of up to 6 stones.
+fn table_dir(name: &str) -> std::path::PathBuf {
+    use tuzdik::solve::{Tablebase, file};
+    let dir = std::env::temp_dir().join(format!("tuzdik-hardening-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let table = Tablebase::build_in_memory(6);
+    for k in (0..=6).step_by(2) {
+        file::save_level(&dir, k, &table.levels()[k as usize]).unwrap();
+    }
+    dir
+}
+
+/// At the end of input the load's report and `readyok` were lost (nothing was printed).
+#[test]
+fn every_reply_to_table_path_comes_out_before_exit() {
+    let dir = table_dir("exit");
+    for value in ["/nonexistent/tuzdik", "", dir.to_str().unwrap()] {
+        let lines = session(&format!(
+            "setoption name TablePath value {value}\nisready\n"
+        ));
+        assert_eq!(lines.len(), 2, "'{value}': {lines:#?}");
+        assert!(
+            lines[0].starts_with("info string "),
+            "'{value}': {lines:#?}"
+        );
+        assert_eq!(lines[1], "readyok", "'{value}'");
+    }
+    // Without `isready` the load's report still comes out.
+    let lines = session("setoption name TablePath value /nonexistent/tuzdik\n");
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("info string error: TablePath"),
+        "{lines:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `TablePath`, `isready`, `isready` answered `readyok` before the load was done; `go` after
+/// `isready` answered `bestmove` before `readyok`.
+#[test]
+fn readyok_comes_after_the_load_and_before_later_answers() {
+    let dir = table_dir("order");
+    let set = format!("setoption name TablePath value {}", dir.display());
+    let lines = session(&format!("{set}\nisready\nisready\n"));
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert!(lines[0].starts_with("info string TablePath"), "{lines:#?}");
+    assert_eq!(&lines[1..], ["readyok", "readyok"]);
+    let lines = session(&format!(
+        "setoption name UCI_Variant value bestemshchi\n{set}\nisready\ngo depth 3\n"
+    ));
+    let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .expect("bestmove");
+    let report = lines
+        .iter()
+        .position(|l| l.starts_with("info string TablePath"))
+        .unwrap();
+    assert!(report < ready && ready < best, "{lines:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A FIFO named like a table file left `isready` unanswered for ever.
+#[test]
+fn a_table_file_that_is_not_a_regular_file_is_an_error() {
+    let dir = table_dir("fifo");
+    let fifo = dir.join("bestemshchi-k08.bin");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|status| status.success()) {
+        eprintln!("skipped: mkfifo is missing");
+        return;
+    }
+    let lines = session(&format!(
+        "setoption name TablePath value {}\nisready\n",
+        dir.display()
+    ));
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("info string error: TablePath")
+            && lines[0].contains("not a regular file"),
+        "{lines:#?}"
+    );
+    assert_eq!(lines[1], "readyok");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
 // 4: the fullmove number
 
 /// `d` once printed `w 0` after the largest fullmove number (a string the engine refuses), and
@@ -101,14 +191,18 @@ fn searchmoves_without_moves_searches_all_moves() {
         let errors = errors(&lines);
         assert_eq!(errors.len(), 1, "{go}: {lines:#?}");
         assert!(errors[0].contains("searchmoves lists no move"), "{go}");
-        let bestmoves: Vec<_> = lines.iter().filter(|l| l.starts_with("bestmove ")).collect();
+        let bestmoves: Vec<_> = lines
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .collect();
         assert_eq!(bestmoves.len(), 1, "{go}: {lines:#?}");
     }
     // A list with some legal moves: one error line, and only those moves searched.
     let lines = session("position startpos\ngo depth 3 searchmoves 99 3 x\n");
     assert_eq!(errors(&lines).len(), 1, "{lines:#?}");
     assert!(errors(&lines)[0].contains("1 more refused"), "{lines:#?}");
-    assert!(lines.iter().any(|l| l == "bestmove 3"), "{lines:#?}");
+    let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+    assert_eq!(best.split_whitespace().nth(1), Some("3"), "{lines:#?}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,12 +321,58 @@ fn fen_of(lines: &[String]) -> String {
 /// Protocol words and bits of them, for sessions that look like what a GUI (or a typo) sends.
 fn protocol_line() -> impl Strategy<Value = String> {
     let words = prop::sample::select(vec![
-        "uci", "ugi", "isready", "position", "startpos", "fen", "moves", "go", "depth", "nodes",
-        "movetime", "wtime", "btime", "searchmoves", "infinite", "ponder", "stop", "ponderhit",
-        "d", "eval", "query", "gameover", "result", "side", "perft", "bench", "help", "setoption",
-        "name", "value", "MultiPV", "LongMoves", "UCI_Variant", "kozdatu", "mangala4", "random",
-        "ucinewgame", "1", "2", "3", "9", "87(10)", "0000", "X", "-1", "4294967295", "0",
-        "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9", "w", "b", "\u{fffd}", "",
+        "uci",
+        "ugi",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "searchmoves",
+        "infinite",
+        "ponder",
+        "stop",
+        "ponderhit",
+        "d",
+        "eval",
+        "query",
+        "gameover",
+        "result",
+        "side",
+        "perft",
+        "bench",
+        "help",
+        "setoption",
+        "name",
+        "value",
+        "MultiPV",
+        "LongMoves",
+        "UCI_Variant",
+        "kozdatu",
+        "mangala4",
+        "random",
+        "ucinewgame",
+        "1",
+        "2",
+        "3",
+        "9",
+        "87(10)",
+        "0000",
+        "X",
+        "-1",
+        "4294967295",
+        "0",
+        "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9",
+        "w",
+        "b",
+        "\u{fffd}",
+        "",
     ]);
     prop::collection::vec(words, 0..8).prop_map(|words| words.join(" "))
 }

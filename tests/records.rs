@@ -832,7 +832,9 @@ fn records_are_read_one_game_at_a_time() {
 #[test]
 fn a_line_that_is_not_utf8_is_named() {
     let mut bytes = read_data("sample.pgn").into_bytes();
-    let games = replay_all(&String::from_utf8(bytes.clone()).unwrap()).unwrap().games;
+    let games = replay_all(&String::from_utf8(bytes.clone()).unwrap())
+        .unwrap()
+        .games;
     let lines = bytes.iter().filter(|&&b| b == b'\n').count();
     bytes.extend_from_slice(b"[Event \"\xff\"]\n");
     let failure = replay_reader(bytes.as_slice()).unwrap_err();
@@ -862,7 +864,11 @@ fn every_bad_file_is_tested_and_has_a_good_twin() {
         ("garbage_token.pgn", "e4", "22"),
         ("result_tag_not_a_result.pgn", "\"2-0\"", "\"*\""),
         ("moves_after_the_result.pgn", " 1-0 ", " "),
-        ("comment_runs_into_next_game.pgn", "left open ", "left open} "),
+        (
+            "comment_runs_into_next_game.pgn",
+            "left open ",
+            "left open} ",
+        ),
     ];
     let mut names: Vec<String> = std::fs::read_dir(data_path("bad"))
         .unwrap()
