@@ -8,32 +8,12 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use common::{assert_no_panic, collect_output, wait_or_kill};
+use common::{collect_output, run_binary, wait_or_kill};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Runs the binary with `args` and `input` on stdin (then closed): exit status, stdout, stderr.
 fn run(args: &[&str], input: &[u8]) -> (ExitStatus, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let stdout = collect_output(child.stdout.take().unwrap());
-    let stderr = collect_output(child.stderr.take().unwrap());
-    let status = wait_or_kill(&mut child, TIMEOUT, &format!("tuzdik {args:?}"));
-    let _ = writer.join();
-    let stdout = String::from_utf8_lossy(&stdout.join().unwrap()).into_owned();
-    let stderr = String::from_utf8_lossy(&stderr.join().unwrap()).into_owned();
-    assert_no_panic(&stderr);
-    (status, stdout, stderr)
+    run_binary(args, input, TIMEOUT)
 }
 
 fn session(script: &str) -> Vec<String> {
