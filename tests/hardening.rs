@@ -398,6 +398,51 @@ proptest! {
         prop_assert_eq!(fen_of(&again), fen);
     }
 
+    /// The position harness's shape: a position-string-like text and move-like words. What is
+    /// accepted reads back the same, and a refused move changes nothing.
+    #[test]
+    fn position_text_and_moves_play_or_fail_cleanly(
+        variant in prop::sample::select(vec!["togyz", "kozdatu", "bestemshchi", "mangala4", "kozdatu tuzdik=on"]),
+        holes in prop::collection::vec(prop_oneof![0u32..12, Just(9)], 9),
+        split in any::<prop::sample::Index>(),
+        tuzdik in any::<prop::sample::Index>(),
+        side in prop::sample::select(vec!["w", "b", "x"]),
+        fullmove in prop_oneof![Just(String::new()), (0u32..5).prop_map(|n| n.to_string()), Just("4294967295".to_string()), Just("4294967296".to_string())],
+        moves in prop::collection::vec("[0-9]{1,2}(\\([0-9]{1,3}\\))?X?", 0..30),
+    ) {
+        let variant: Variant = variant.parse().unwrap();
+        let start = *Game::new(variant).position();
+        let total = start.stones_on_board() + start.kazan(tuzdik::Side::South) + start.kazan(tuzdik::Side::North);
+        let holes_per_side = start.to_string().split('/').next().unwrap().split(',').count();
+        let holes = &holes[..holes_per_side];
+        let board = 2 * holes.iter().sum::<u32>();
+        if board > total {
+            return Ok(());
+        }
+        let south = split.index((total - board + 1) as usize) as u32;
+        let mut row: Vec<String> = holes.iter().map(u32::to_string).collect();
+        // A tuzdik now and then (where the variant and the hole allow it, it is kept).
+        if tuzdik.index(4) == 0 {
+            let at = tuzdik.index(row.len());
+            row[at] = "X".to_string();
+        }
+        let row = row.join(",");
+        let fen = format!("{row}/{row} {south} {} {side} {fullmove}", total - board - south);
+        let Ok(mut game) = Game::from_fen(fen.trim(), variant) else {
+            return Ok(());
+        };
+        for text in moves {
+            let before = game.clone();
+            if game.play_text(&text).is_err() {
+                prop_assert_eq!(&game, &before);
+                continue;
+            }
+            let back = Game::from_fen(&game.fen(), variant)
+                .map_err(|e| TestCaseError::fail(format!("'{}': {e}", game.fen())))?;
+            prop_assert_eq!(back.position(), game.position());
+        }
+    }
+
     /// The protocol-session harness's shape: any lines, then `stop` and the end of input.
     #[test]
     fn random_sessions_end_cleanly(lines in prop::collection::vec(protocol_line(), 0..12)) {
