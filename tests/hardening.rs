@@ -185,6 +185,23 @@ fn searchmoves_without_moves_searches_all_moves() {
     assert_eq!(best.split_whitespace().nth(1), Some("3"), "{lines:#?}");
 }
 
+/// A `go` with two things wrong (a clock without the mover's time, a refused `searchmoves`
+/// move) printed two error lines: one line says both.
+#[test]
+fn a_go_with_two_faults_gets_one_error_line() {
+    let lines = session("position startpos\ngo btime 1000 searchmoves 99 1\n");
+    let errors = errors(&lines);
+    assert_eq!(errors.len(), 1, "{lines:#?}");
+    assert!(
+        errors[0].contains("a clock without wtime/p1time"),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[0].contains("searchmoves: "), "{}", errors[0]);
+    let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+    assert_eq!(best.split_whitespace().nth(1), Some("1"), "{lines:#?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // 10: `play` and bytes that are not UTF-8
 

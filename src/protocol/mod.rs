@@ -604,12 +604,14 @@ impl Session {
             || params.south_inc.is_some()
             || params.north_inc.is_some()
             || params.moves_to_go.is_some();
+        // What `go` does not take as written, said in one error line for the whole command.
+        let mut notes = Vec::new();
         if time.is_none() && clock_given {
             let (uci, ugi) = match pos.side_to_move() {
                 Side::South => ("wtime", "p1time"),
                 Side::North => ("btime", "p2time"),
             };
-            self.out.error(&format!(
+            notes.push(format!(
                 "go: a clock without {uci}/{ugi} for {} to move; searching as with 0 ms left",
                 pos.side_to_move()
             ));
@@ -638,11 +640,12 @@ impl Session {
                 1 => String::new(),
                 n => format!(" (and {} more refused)", n - 1),
             };
-            self.out
-                .error(&format!("searchmoves: {error}{more}; {left}"));
+            notes.push(format!("searchmoves: {error}{more}; {left}"));
         } else if params.search_moves_empty {
-            self.out
-                .error("go: searchmoves lists no move; searching all moves");
+            notes.push("go: searchmoves lists no move; searching all moves".to_string());
+        }
+        if !notes.is_empty() {
+            self.out.error(&notes.join("; "));
         }
         Limits {
             depth: params.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
