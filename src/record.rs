@@ -728,6 +728,8 @@ pub struct ReplayFailure {
 fn where_in_file(game: usize, line: usize, event: Option<&str>) -> String {
     match (game, event) {
         (0, _) => String::new(),
+        // Nothing of the game was read (the file could not be read at all).
+        (_, None) if line == 0 => format!("game {game}: "),
         (_, Some(event)) => format!("game {game} (line {line}, Event {event}): "),
         (_, None) => format!("game {game} (line {line}): "),
     }

@@ -271,6 +271,7 @@ fn replay_of_a_missing_file_fails_cleanly() {
     // A directory is not a file either.
     let run = self::run(&["replay", data("bad").to_str().unwrap()]);
     run.assert_refused();
+    assert!(!run.stderr.contains("line 0"), "{}", run.stderr);
     // No file at all is a usage error.
     let run = self::run(&["replay"]);
     run.assert_refused();
