@@ -1,6 +1,8 @@
 //! The `tuzdik` command: with no arguments it speaks the protocol on stdin/stdout; the
 //! subcommands run a job and exit.
 
+mod gui;
+
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -60,6 +62,9 @@ enum Command {
     Solve(SolveArgs),
     /// Fit the evaluation weights to game results (Texel's method; see docs/tune.md).
     Tune(TuneArgs),
+    /// Play and analyse in the browser: a local web page that drives an engine through the
+    /// protocol (this one by default; see docs/gui.md).
+    Gui(gui::GuiArgs),
 }
 
 #[derive(Args)]
@@ -513,6 +518,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Tune(args)) => run_tune(args),
+        Some(Command::Gui(args)) => gui::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
