@@ -331,15 +331,21 @@ pub fn play_with(
         }
         write!(out, "> ").map_err(io)?;
         out.flush().map_err(io)?;
-        let mut line = String::new();
-        if input
-            .read_line(&mut line)
-            .map_err(|e| format!("input: {e}"))?
-            == 0
-        {
-            writeln!(out).map_err(io)?;
-            return Ok(());
-        }
+        // Bytes that are not UTF-8 become U+FFFD, as in the protocol: such a line is a bad
+        // move, not the end of the game.
+        let line =
+            match crate::protocol::read_bounded_line(input).map_err(|e| format!("input: {e}"))? {
+                None => {
+                    writeln!(out).map_err(io)?;
+                    return Ok(());
+                }
+                Some(Ok(line)) => line,
+                Some(Err(length)) => {
+                    writeln!(out, "A line of {length} bytes: ignored.").map_err(io)?;
+                    show_board = false;
+                    continue;
+                }
+            };
         let line = line.trim();
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         match word.to_ascii_lowercase().as_str() {

@@ -30,6 +30,28 @@ pub const ENGINE_NAME: &str = concat!("Tuzdik ", env!("CARGO_PKG_VERSION"));
 /// The engine's author in `id author`.
 pub const ENGINE_AUTHOR: &str = "the Tuzdik developers";
 
+/// The one line printed when standard input is a terminal (never to a GUI).
+pub const BANNER: &str = concat!(
+    "Tuzdik ",
+    env!("CARGO_PKG_VERSION"),
+    ", a Toguz Kumalak engine: type `uci` or `help`"
+);
+
+/// The answer to `help`.
+pub const HELP: &[&str] = &[
+    "Commands (see protocol.md for the details):",
+    "  uci | ugi                      handshake: engine name, options, uciok/ugiok",
+    "  isready                        answers readyok",
+    "  setoption name <N> [value <V>] sets an option (the list comes with uci)",
+    "  ucinewgame                     forgets the hash table",
+    "  position startpos|fen <F> [moves <m> ...]   sets the game",
+    "  go [depth <n>|movetime <ms>|nodes <n>|wtime <ms> btime <ms>|infinite ...]",
+    "  stop | ponderhit               ends a search / turns a ponder search into a real one",
+    "  d | eval | query <q>           board, static evaluation, gameover|p1turn|result|side",
+    "  perft <depth> | bench [depth]  move-generator count / fixed benchmark",
+    "  quit                           exits",
+];
+
 /// A line-oriented, flushed, shareable output.
 #[derive(Clone)]
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
@@ -166,8 +188,74 @@ pub struct Session {
     /// `TablePath` requests so far: a load installs its tables only if no later request
     /// came while it read.
     table_requests: Arc<AtomicU64>,
-    /// The latest table loader's thread, while `isready` may still have to wait for it.
-    table_loader: Option<JoinHandle<()>>,
+    /// Table loaders' threads, joined before exit so that their reports come out.
+    table_loaders: Vec<JoinHandle<()>>,
+    /// How many table loads are running; `isready` answers when none is.
+    pending_loads: Arc<PendingLoads>,
+    /// `isready` answers waiting for a load: every later command but `stop` and `ponderhit`
+    /// waits for them, so that no answer overtakes a `readyok`.
+    ready_waiters: Vec<JoinHandle<()>>,
+}
+
+/// The count of running table loads, with a condition to wait for none.
+#[derive(Default)]
+struct PendingLoads {
+    count: Mutex<usize>,
+    none: std::sync::Condvar,
+}
+
+impl PendingLoads {
+    fn wait_for_none(&self) {
+        let mut count = lock(&self.count);
+        while *count > 0 {
+            count = match self.none.wait(count) {
+                Ok(count) => count,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+        }
+    }
+}
+
+/// Counts a load as running while it lives (a panicking loader still ends its load).
+struct LoadRunning(Arc<PendingLoads>);
+
+impl LoadRunning {
+    fn new(pending: &Arc<PendingLoads>) -> LoadRunning {
+        *lock(&pending.count) += 1;
+        LoadRunning(Arc::clone(pending))
+    }
+}
+
+impl Drop for LoadRunning {
+    fn drop(&mut self) {
+        let mut count = lock(&self.0.count);
+        *count = count.saturating_sub(1);
+        self.0.none.notify_all();
+    }
+}
+
+/// A table file name in one of `paths`' directories that is not a regular file (a FIFO would
+/// block the loader for ever; a device could be read without end).
+fn special_table_file(paths: &str) -> Option<std::path::PathBuf> {
+    for dir in paths
+        .split(';')
+        .map(str::trim)
+        .filter(|dir| !dir.is_empty())
+    {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_table = path
+                .extension()
+                .is_some_and(|ext| ext == "bin" || ext == "tzt");
+            if is_table && std::fs::metadata(&path).is_ok_and(|meta| !meta.is_file()) {
+                return Some(path);
+            }
+        }
+    }
+    None
 }
 
 impl Session {
@@ -183,7 +271,9 @@ impl Session {
             job: None,
             tables: Arc::default(),
             table_requests: Arc::default(),
-            table_loader: None,
+            table_loaders: Vec::new(),
+            pending_loads: Arc::default(),
+            ready_waiters: Vec::new(),
         }
     }
 
@@ -213,10 +303,15 @@ impl Session {
         let requests = Arc::clone(&self.table_requests);
         let loaded = Arc::clone(&self.tables);
         let out = self.out.clone();
+        let running = LoadRunning::new(&self.pending_loads);
         let spawned = std::thread::Builder::new()
             .name("tables".into())
             .spawn(move || {
-                let result = Tables::load(&path);
+                let _running = running;
+                let result = match special_table_file(&path) {
+                    Some(special) => Err(format!("{} is not a regular file", special.display())),
+                    None => Tables::load(&path).map_err(|error| error.to_string()),
+                };
                 let mut loaded = lock(&loaded);
                 if requests.load(Ordering::SeqCst) != request {
                     out.line(&format!(
@@ -245,8 +340,9 @@ impl Session {
         match spawned {
             Ok(handle) => {
                 // An earlier loader still running finishes on its own (its result is
-                // superseded); `isready` waits for the latest one only.
-                self.table_loader = Some(handle);
+                // superseded); `isready` waits for every one.
+                self.table_loaders.retain(|loader| !loader.is_finished());
+                self.table_loaders.push(handle);
             }
             Err(error) => self.out.error(&format!(
                 "could not start the table loader: {error}; keeping the previous tables"
@@ -254,25 +350,35 @@ impl Session {
         }
     }
 
-    /// `isready`: `readyok` at once, unless tables are still loading; then once they are
-    /// loaded (from a thread of its own, so that the input loop and a running search carry
-    /// on), since a GUI sends `isready` after `setoption` precisely to know the option took
-    /// effect.
+    /// `isready`: `readyok` at once, unless tables are still loading; then once no load runs
+    /// (from a thread of its own, so that `stop` and a running search carry on), since a GUI
+    /// sends `isready` after `setoption` precisely to know the option took effect.
     fn is_ready(&mut self) {
-        match self.table_loader.take() {
-            Some(loader) if !loader.is_finished() => {
-                let out = self.out.clone();
-                let waiter = std::thread::Builder::new()
-                    .name("isready".into())
-                    .spawn(move || {
-                        let _ = loader.join();
-                        out.line("readyok");
-                    });
-                if waiter.is_err() {
-                    self.out.line("readyok");
-                }
+        if *lock(&self.pending_loads.count) == 0 {
+            self.out.line("readyok");
+            return;
+        }
+        let out = self.out.clone();
+        let pending = Arc::clone(&self.pending_loads);
+        let waiter = std::thread::Builder::new()
+            .name("isready".into())
+            .spawn(move || {
+                pending.wait_for_none();
+                out.line("readyok");
+            });
+        match waiter {
+            Ok(waiter) => self.ready_waiters.push(waiter),
+            Err(_) => {
+                self.pending_loads.wait_for_none();
+                self.out.line("readyok");
             }
-            _ => self.out.line("readyok"),
+        }
+    }
+
+    /// Waits until every `isready` waiting for a table load is answered.
+    fn answer_ready_waiters(&mut self) {
+        for waiter in self.ready_waiters.drain(..) {
+            let _ = waiter.join();
         }
     }
 
@@ -291,6 +397,10 @@ impl Session {
                 return true;
             }
         };
+        if !matches!(command, Command::Empty | Command::Stop | Command::PonderHit) {
+            // No answer may come before the `readyok` of an earlier `isready`.
+            self.answer_ready_waiters();
+        }
         match command {
             Command::Empty => {}
             Command::Quit => {
@@ -305,6 +415,11 @@ impl Session {
                 }
             }
             Command::Eval => self.eval(),
+            Command::Help => {
+                for line in HELP {
+                    self.out.line(line);
+                }
+            }
             Command::Uci => self.handshake(Dialect::Uci),
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Display => self.display(),
@@ -386,6 +501,11 @@ impl Session {
         if let Some(job) = self.job.take() {
             let _ = job.handle.join();
         }
+        // Every reply comes out before exit: table reports and `readyok`s too.
+        for loader in self.table_loaders.drain(..) {
+            let _ = loader.join();
+        }
+        self.answer_ready_waiters();
     }
 
     /// Keeps a job whose thread was spawned; reports one that could not start. Returns
@@ -484,23 +604,48 @@ impl Session {
             || params.south_inc.is_some()
             || params.north_inc.is_some()
             || params.moves_to_go.is_some();
+        // What `go` does not take as written, said in one error line for the whole command.
+        let mut notes = Vec::new();
         if time.is_none() && clock_given {
             let (uci, ugi) = match pos.side_to_move() {
                 Side::South => ("wtime", "p1time"),
                 Side::North => ("btime", "p2time"),
             };
-            self.out.error(&format!(
+            notes.push(format!(
                 "go: a clock without {uci}/{ugi} for {} to move; searching as with 0 ms left",
                 pos.side_to_move()
             ));
             time = Some(0);
         }
         let mut search_moves = Vec::new();
+        // One error line for the whole list, however many moves it refuses.
+        let mut refused = 0usize;
+        let mut first_refusal = None;
         for text in &params.search_moves {
             match pos.parse_move(text) {
                 Ok(mv) => search_moves.push(mv),
-                Err(error) => self.out.error(&format!("searchmoves: {error}; ignored")),
+                Err(error) => {
+                    refused += 1;
+                    first_refusal.get_or_insert(error);
+                }
             }
+        }
+        if let Some(error) = first_refusal {
+            let left = if search_moves.is_empty() {
+                "none is left: searching all moves"
+            } else {
+                "ignored"
+            };
+            let more = match refused {
+                1 => String::new(),
+                n => format!(" (and {} more refused)", n - 1),
+            };
+            notes.push(format!("searchmoves: {error}{more}; {left}"));
+        } else if params.search_moves_empty {
+            notes.push("go: searchmoves lists no move; searching all moves".to_string());
+        }
+        if !notes.is_empty() {
+            self.out.error(&notes.join("; "));
         }
         Limits {
             depth: params.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
@@ -963,7 +1108,9 @@ pub fn board_drawing(game: &Game) -> Vec<String> {
 
 /// Reads a line of at most [`MAX_LINE_BYTES`]; `Ok(None)` at end of input, `Err(len)` for a
 /// line that was too long (it is consumed whole).
-fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Result<String, usize>>> {
+pub(crate) fn read_bounded_line(
+    reader: &mut (impl BufRead + ?Sized),
+) -> std::io::Result<Option<Result<String, usize>>> {
     let mut line = Vec::new();
     let mut total = 0usize;
     let mut saw_any = false;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 use tuzdik::perft::{MAX_DEPTH, PerftOptions, divide};
-use tuzdik::record::replay_all;
+use tuzdik::record::replay_reader;
 use tuzdik::{Family, Game};
 
 #[derive(Parser)]
@@ -228,8 +228,8 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
 }
 
 fn run_replay(file: &std::path::Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    match replay_all(&text) {
+    let opened = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    match replay_reader(io::BufReader::new(opened)) {
         Ok(summary) => {
             println!("{summary}");
             Ok(())
@@ -502,6 +502,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
         None => {
+            // A GUI never sees the banner: it is for a person at a terminal.
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                println!("{}", tuzdik::protocol::BANNER);
+            }
             tuzdik::protocol::run(io::BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
