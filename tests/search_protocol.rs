@@ -567,7 +567,8 @@ fn multipv_lines_come_best_first_at_every_depth() {
             let prefix = format!("info depth {depth} ");
             let exact: Vec<&String> = lines
                 .iter()
-                .filter(|l| l.starts_with(&prefix) && !l.contains("bound"))
+                // Lines only: a search slower than 3 s also reports `currmove`.
+                .filter(|l| l.starts_with(&prefix) && l.contains(" pv ") && !l.contains("bound"))
                 .collect();
             assert!(exact.len() >= 3, "{position} depth {depth}: {lines:#?}");
             let numbers: Vec<&str> = exact[..3]
