@@ -145,4 +145,7 @@ pub mod time {
     pub const HARD_FACTOR: i64 = 3;
     /// Milliseconds always kept back on the clock beyond Move Overhead.
     pub const SAFETY_MS: i64 = 5;
+    /// Milliseconds a fixed move time (`go movetime`) leaves for stopping and answering:
+    /// Move Overhead is not taken off it.
+    pub const MOVE_TIME_MARGIN_MS: i64 = 5;
 }

@@ -60,8 +60,10 @@ fn sane(ms: i64) -> i64 {
 pub fn plan(clock: &Clock, overhead: i64) -> Budget {
     let overhead = sane(overhead).max(0);
     let mut budget = Budget::default();
+    // A fixed move time is the GUI's own measure of the move: Move Overhead guards a clock
+    // (the engine's time running out), so only a small margin for the answer comes off it.
     if let Some(move_time) = clock.move_time.map(sane) {
-        let limit = millis((move_time - overhead).max(1));
+        let limit = millis((move_time - p::MOVE_TIME_MARGIN_MS).max(1));
         budget = Budget {
             soft: Some(limit),
             hard: Some(limit),
@@ -288,15 +290,29 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn movetime_is_kept_less_the_overhead() {
-        let budget = plan(
+    fn movetime_is_used_less_a_small_margin_whatever_the_overhead() {
+        for overhead in [0, 30, 1000] {
+            let budget = plan(
+                &Clock {
+                    move_time: Some(100),
+                    ..Clock::default()
+                },
+                overhead,
+            );
+            let expected = Duration::from_millis(100 - p::MOVE_TIME_MARGIN_MS as u64);
+            assert_eq!(budget.hard, Some(expected), "overhead {overhead}");
+            assert!(expected >= Duration::from_millis(90));
+        }
+        // With a clock as well, the clock's plan (less the overhead) can be the shorter.
+        let both = plan(
             &Clock {
+                time: Some(100),
                 move_time: Some(100),
                 ..Clock::default()
             },
-            10,
+            30,
         );
-        assert_eq!(budget.hard, Some(Duration::from_millis(90)));
+        assert!(both.hard.unwrap() <= Duration::from_millis(100 - 30 - p::SAFETY_MS as u64));
     }
 
     #[test]
