@@ -422,6 +422,7 @@ pub(crate) fn run(
             root_moves: Vec::new(),
         }),
         busy: (threads > 1).then(BusyMoves::new),
+        unreserved_nodes: AtomicU64::new(limits.nodes.unwrap_or(0)),
     });
     let root_moves: Vec<RootMove> = legal
         .iter()
@@ -471,6 +472,12 @@ pub(crate) fn run(
         worker.publish_nodes();
         shared.time.wait_while_unbounded();
         shared.halt();
+        // Every helper has published its count once it is done: the last line counts them.
+        for _ in 0..helpers_running {
+            if helper_finished.recv().is_err() {
+                break;
+            }
+        }
         // A helper's deeper completed iteration beats what the main thread has (a stop
         // before the first iteration finished still plays the move searched first).
         let mut taken = false;
@@ -518,12 +525,6 @@ pub(crate) fn run(
         }
         (best, ponder)
     };
-    // Every helper has published its count once it is done.
-    for _ in 0..helpers_running {
-        if helper_finished.recv().is_err() {
-            break;
-        }
-    }
     let nodes = shared.total_nodes();
     if let Some(report) = last_report.as_mut() {
         report.nodes = nodes;

@@ -48,6 +48,9 @@ pub(super) struct Shared {
     pub(super) finished: Mutex<Finished>,
     /// The moves threads are searching, when there are several threads.
     pub(super) busy: Option<BusyMoves>,
+    /// Under a `nodes` limit on several threads, the nodes not yet reserved by a thread: a
+    /// thread searches only nodes it has reserved, so that all together stop at the limit.
+    pub(super) unreserved_nodes: AtomicU64,
 }
 
 /// A helper thread's completed iteration, for the main thread to take over.
@@ -68,6 +71,24 @@ impl Shared {
 
     pub(super) fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Reserves nodes to search under a `nodes` limit on several threads: a share of those
+    /// left (an eighth of each thread's share, at most [`MAX_NODE_RESERVATION`]), so that the
+    /// reservations shrink as the limit nears and the threads end close together. 0 when
+    /// none are left.
+    pub(super) fn reserve_nodes(&self) -> u64 {
+        let threads = self.nodes.len() as u64;
+        let share = |left: u64| {
+            (left / (8 * threads))
+                .clamp(1, MAX_NODE_RESERVATION)
+                .min(left)
+        };
+        self.unreserved_nodes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                (left > 0).then(|| left - share(left))
+            })
+            .map_or(0, share)
     }
 
     pub(super) fn total_tbhits(&self) -> u64 {
@@ -151,6 +172,9 @@ pub(super) struct Worker<'a> {
     pub(super) probe_from_kazans: u32,
     /// The node count at which `tick` next looks at the limits and the clock.
     pub(super) next_check: u64,
+    /// Under a `nodes` limit on several threads, the node count up to which this thread has
+    /// reserved nodes ([`Shared::reserve_nodes`]).
+    pub(super) reserved_up_to: u64,
     pub(super) seldepth: usize,
     pub(super) stopped: bool,
     pub(super) killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -179,8 +203,8 @@ pub(super) struct Worker<'a> {
 
 /// How often (in nodes) a thread publishes its count and looks at the stop flag and clock.
 pub(super) const CHECK_INTERVAL: u64 = 1024;
-/// How often a thread of several adds up the node counts under a `nodes` limit.
-pub(super) const SHARED_NODES_INTERVAL: u64 = 64;
+/// The most nodes a thread of several reserves at once under a `nodes` limit.
+pub(super) const MAX_NODE_RESERVATION: u64 = 64;
 
 impl<'a> Worker<'a> {
     pub(super) fn new(id: usize, shared: &'a Shared, root_moves: Vec<RootMove>) -> Self {
@@ -207,6 +231,7 @@ impl<'a> Worker<'a> {
             tbhits: u64::from(Role::of(id) == Role::Main && shared.root_table.is_some()),
             probe_from_kazans: shared.probe_from_kazans,
             next_check: 0,
+            reserved_up_to: 0,
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
@@ -266,7 +291,7 @@ impl<'a> Worker<'a> {
 
     /// The first node count after the current one at which something must be looked at: a
     /// multiple of [`CHECK_INTERVAL`]; under a `nodes` limit the limit itself on one thread
-    /// (so that it is exact) or a multiple of [`SHARED_NODES_INTERVAL`] on several.
+    /// (so that it is exact) or the end of its reservation on several.
     pub(super) fn next_checkpoint(&self) -> u64 {
         let after = |interval: u64| (self.nodes / interval + 1) * interval;
         let mut next = after(CHECK_INTERVAL);
@@ -276,7 +301,7 @@ impl<'a> Worker<'a> {
                     next = next.min(limit);
                 }
             } else {
-                next = next.min(after(SHARED_NODES_INTERVAL));
+                next = next.min(self.reserved_up_to.max(self.nodes + 1));
             }
         }
         next
@@ -294,17 +319,21 @@ impl<'a> Worker<'a> {
                     self.stopped = true;
                     self.shared.halt();
                 }
-            } else if self.nodes.is_multiple_of(SHARED_NODES_INTERVAL) {
+            } else if self.nodes >= self.reserved_up_to {
                 self.publish_nodes();
-                if self.shared.total_nodes() >= limit {
+                let reserved = self.shared.reserve_nodes();
+                if reserved > 0 {
+                    self.reserved_up_to = self.nodes + reserved;
+                } else if !first_iteration {
+                    self.stopped = true;
+                    self.shared.halt();
+                } else if let Role::Helper { .. } = self.role {
                     // A helper past the limit stops itself even while the main thread
                     // finishes its first iteration (which then ends the search).
-                    if !first_iteration {
-                        self.stopped = true;
-                        self.shared.halt();
-                    } else if let Role::Helper { .. } = self.role {
-                        self.stopped = true;
-                    }
+                    self.stopped = true;
+                } else {
+                    // The main thread's first iteration goes on past the limit.
+                    self.reserved_up_to = self.nodes + MAX_NODE_RESERVATION;
                 }
             }
         }
