@@ -457,6 +457,15 @@ pub(crate) fn run(
         helpers_running += usize::from(sent.is_ok());
     }
     drop(helpers_done);
+    let clock_watch = (helpers_running > 0 && shared.time.has_deadline())
+        .then(|| {
+            let shared = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name("search-clock".into())
+                .spawn(move || shared.watch_clock())
+                .ok()
+        })
+        .flatten();
     let (best, ponder) = {
         let mut worker = Box::new(Worker::new(0, &shared, root_moves));
         let mut forward = |info: Info| {
@@ -472,6 +481,9 @@ pub(crate) fn run(
         worker.publish_nodes();
         shared.time.wait_while_unbounded();
         shared.halt();
+        if let Some(watch) = clock_watch {
+            let _ = watch.join();
+        }
         // Every helper has published its count once it is done: the last line counts them.
         for _ in 0..helpers_running {
             if helper_finished.recv().is_err() {

@@ -215,6 +215,11 @@ impl TimeManager {
         }
     }
 
+    /// Whether the search has a hard time limit (a clock or a move time).
+    pub(crate) fn has_deadline(&self) -> bool {
+        self.budget.hard.is_some()
+    }
+
     /// Whether the hard time limit has passed (never while pondering).
     pub(crate) fn out_of_time(&self) -> bool {
         !self.control.is_pondering()

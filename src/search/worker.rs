@@ -91,6 +91,24 @@ impl Shared {
             .map_or(0, share)
     }
 
+    /// The clock's watch on a thread of its own, for searches on several threads: it ends
+    /// the search at the hard time limit (or a forced move's `ponderhit`) whether or not the
+    /// main thread gets the processor to look (more threads than cores leave every thread
+    /// a time slice now and then), until the search ends otherwise. A sleeping thread that
+    /// wakes is scheduled at once, ahead of the busy ones.
+    pub(super) fn watch_clock(&self) {
+        while !self.stopped() {
+            // As the main thread's own check: never in its first iteration.
+            if self.main_depth.load(Ordering::Relaxed) > 1
+                && (self.time.out_of_time() || self.time.forced_move_on_clock())
+            {
+                self.halt();
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
     pub(super) fn total_tbhits(&self) -> u64 {
         self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
