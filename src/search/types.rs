@@ -9,6 +9,15 @@ use crate::moves::Move;
 use crate::solve::tables::Tables;
 
 /// A score as reported: an evaluation or a proven result.
+///
+/// ```
+/// use tuzdik::search::{MATE, Score};
+/// assert_eq!(Score::from_internal(250), Score::Cp(250));
+/// // A win 3 plies away is a win in 2 of the mover's moves.
+/// assert_eq!(Score::from_internal(MATE - 3), Score::MatePlies(3));
+/// assert_eq!(Score::mate_moves(3), 2);
+/// assert_eq!(Score::from_internal(-(MATE - 4)), Score::MatePlies(-4));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     /// 1/100 stone of expected final margin.
@@ -49,6 +58,17 @@ pub enum ScoreBound {
 }
 
 /// What limits a search. Everything absent means "no limit of that kind".
+///
+/// ```
+/// use tuzdik::search::{Limits, time::Clock};
+/// // 2 s left on the mover's clock, 100 ms a move, and at most 10 plies.
+/// let limits = Limits {
+///     depth: Some(10),
+///     clock: Clock { time: Some(2_000), increment: Some(100), ..Clock::default() },
+///     ..Limits::default()
+/// };
+/// assert!(!limits.infinite);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Iteration depth.
@@ -89,6 +109,21 @@ impl Default for SearchOptions {
 }
 
 /// A report of a finished iteration (or an aspiration fail) for one principal variation.
+///
+/// ```
+/// use tuzdik::{Engine, Game, Variant};
+/// use tuzdik::search::{Info, Limits};
+/// let game = Game::new(Variant::TOGYZ);
+/// let mut reports = Vec::new();
+/// Engine::new().search(&game, &Limits { depth: Some(4), ..Limits::default() }, |info| {
+///     if let Info::Line(report) = info {
+///         reports.push(report.clone());
+///     }
+/// });
+/// let last = reports.last().unwrap();
+/// assert_eq!((last.depth, last.multipv, last.bound), (4, 1, None));
+/// assert!(game.legal_moves().contains(&last.pv[0]));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// Iteration depth.
@@ -131,6 +166,15 @@ pub enum Info {
 }
 
 /// The outcome of a search.
+///
+/// ```
+/// use tuzdik::{Engine, Game, Variant};
+/// use tuzdik::search::Limits;
+/// let game = Game::new(Variant::TOGYZ);
+/// let outcome = Engine::new().search(&game, &Limits { nodes: Some(5_000), ..Limits::default() }, |_| {});
+/// assert!(game.legal_moves().contains(&outcome.best.unwrap()));
+/// assert_eq!(outcome.last.unwrap().nodes, outcome.nodes);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// The move to play (`None` when the game is over).
