@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use plain::{PlainPos, PlainRules, play, row_stones};
 use tuzdik::solve::Tablebase;
-use tuzdik::solve::board::to_position;
+use tuzdik::solve::bestemshchi::board::to_position;
 use tuzdik::{Side, Variant};
 
 const HOLES: usize = 10;

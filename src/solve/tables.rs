@@ -18,9 +18,10 @@
 
 use std::path::PathBuf;
 
-use super::board::is_table_variant;
-use super::index::MAX_STONES;
-use super::{TableError, Tablebase, file, toguz};
+use super::bestemshchi::board::is_table_variant;
+use super::bestemshchi::file;
+use super::bestemshchi::index::MAX_STONES;
+use super::{TableError, Tablebase, toguz};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;

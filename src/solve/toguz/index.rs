@@ -22,7 +22,8 @@
 //! plus that rank, so a level has `sum_s C(k + f_s - 1, f_s - 1)` entries.
 
 use super::board::{Board, Geometry, MAX_RING, NONE};
-use crate::solve::index::binomial;
+use crate::solve::family::Ranking;
+use crate::solve::spread::{colex_rank, next_spread, spread_count, unrank_spread};
 
 /// How many tuzdik states the rules have.
 pub fn states(g: Geometry) -> usize {
@@ -75,14 +76,11 @@ pub fn free_holes(g: Geometry, s: usize) -> usize {
     g.ring() - usize::from(mine != NONE) - usize::from(theirs != NONE)
 }
 
-/// Ways to put `k` stones into `f` holes: `C(k + f - 1, f - 1)`.
-pub fn spread(k: u32, f: usize) -> u64 {
-    binomial(k as usize + f - 1, f - 1)
-}
-
 /// Boards with `k` stones under rules `g`.
 pub fn level_size(g: Geometry, k: u32) -> u64 {
-    (0..states(g)).map(|s| spread(k, free_holes(g, s))).sum()
+    (0..states(g))
+        .map(|s| spread_count(k, free_holes(g, s)))
+        .sum()
 }
 
 /// The index of one level: where each tuzdik state's boards start.
@@ -117,7 +115,7 @@ impl LevelIndex {
         let mut at = 0;
         for s in 0..states(g) {
             offsets.push(at);
-            at += spread(k, free_holes(g, s));
+            at += spread_count(k, free_holes(g, s));
         }
         offsets.push(at);
         LevelIndex { g, k, offsets }
@@ -141,21 +139,13 @@ impl LevelIndex {
         let s = state_of(g, board.mine, board.theirs)?;
         let f = free_holes(g, s);
         let (mine, theirs) = (board.mine_index(g), board.theirs_index());
-        let mut j = 0;
-        let mut sum = 0usize;
-        let mut rank = self.offsets[s];
-        for (i, &count) in board.holes[..g.ring()].iter().enumerate() {
-            if j == f - 1 {
-                break;
-            }
-            if i == mine || i == theirs {
-                continue;
-            }
-            sum += count as usize;
-            rank += binomial(sum + j, j + 1);
-            j += 1;
-        }
-        Some(rank)
+        let free = board.holes[..g.ring()]
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != mine && i != theirs)
+            .map(|(_, &count)| count)
+            .take(f - 1);
+        Some(self.offsets[s] + colex_rank(free))
     }
 
     /// The board of index `index` (below [`size`](Self::size)).
@@ -179,7 +169,7 @@ impl LevelIndex {
     #[inline(always)]
     pub fn advance(&self, cursor: &mut Cursor) -> bool {
         let f = free_holes(self.g, cursor.state);
-        if !next_free(&mut cursor.free, f) {
+        if !next_spread(&mut cursor.free[..f]) {
             if cursor.state + 1 == states(self.g) {
                 return false;
             }
@@ -213,46 +203,40 @@ fn expand(g: Geometry, s: usize, free: &[u8; MAX_RING]) -> Board {
 }
 
 /// The spread of `k` stones over `f` holes with rank `rank`.
-fn unrank_free(mut rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
-    let mut bars = [0usize; MAX_RING];
-    let mut limit = k as usize + f - 1;
-    for j in (0..f - 1).rev() {
-        let mut p = limit - 1;
-        while binomial(p, j + 1) > rank {
-            p -= 1;
-        }
-        rank -= binomial(p, j + 1);
-        bars[j] = p;
-        limit = p;
-    }
+fn unrank_free(rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
     let mut free = [0u8; MAX_RING];
-    let mut previous = 0usize;
-    for j in 0..f - 1 {
-        let sum = bars[j] - j;
-        free[j] = (sum - previous) as u8;
-        previous = sum;
-    }
-    free[f - 1] = (k as usize - previous) as u8;
+    unrank_spread(rank, k, &mut free[..f]);
     free
 }
 
-/// The colex successor over `f` holes: with `m` the first hole after hole 0 holding stones,
-/// hole 0's stones plus one from hole `m` go to hole `m - 1` (every bar below the one that
-/// moves drops to its lowest place).
-#[inline(always)]
-fn next_free(free: &mut [u8; MAX_RING], f: usize) -> bool {
-    let mut m = 1;
-    while m < f && free[m] == 0 {
-        m += 1;
+impl Ranking for LevelIndex {
+    type Board = Board;
+    type Cursor = Cursor;
+
+    #[inline(always)]
+    fn size(&self) -> u64 {
+        LevelIndex::size(self)
     }
-    if m >= f {
-        return false;
+
+    #[inline(always)]
+    fn index(&self, board: &Board) -> Option<u64> {
+        LevelIndex::index(self, board)
     }
-    let low = free[0];
-    free[0] = 0;
-    free[m - 1] = low + 1;
-    free[m] -= 1;
-    true
+
+    #[inline(always)]
+    fn cursor(&self, index: u64) -> Cursor {
+        LevelIndex::cursor(self, index)
+    }
+
+    #[inline(always)]
+    fn advance(&self, cursor: &mut Cursor) -> bool {
+        LevelIndex::advance(self, cursor)
+    }
+
+    #[inline(always)]
+    fn board_at(cursor: &Cursor) -> &Board {
+        cursor.board()
+    }
 }
 
 #[cfg(test)]
