@@ -325,6 +325,16 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     let table = pool
         .install(|| bestemshchi::build(&options, print_level))
         .map_err(|e| e.to_string())?;
+    print_built(&table, started, &probes);
+    Ok(())
+}
+
+/// The end of a build: its time, then each `--probe` position's answer.
+fn print_built<F: tuzdik::solve::family::BoardFamily>(
+    table: &tuzdik::solve::table::Table<F>,
+    started: Instant,
+    probes: &[tuzdik::Position],
+) {
     println!(
         "done in {:.3} s, levels 0..={}",
         started.elapsed().as_secs_f64(),
@@ -332,13 +342,12 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     );
     for pos in probes {
         print_table_answer(
-            &pos,
-            table.probe(&pos),
-            table.move_values(&pos),
+            pos,
+            table.probe(pos),
+            table.move_values(pos),
             table.max_stones(),
         );
     }
-    Ok(())
 }
 
 /// The `--probe` positions of `variant`: a bad one is refused before a long build, not after.
@@ -399,19 +408,7 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     };
     let started = Instant::now();
     let table = ToguzTable::build(&options, print_level).map_err(|e| e.to_string())?;
-    println!(
-        "done in {:.3} s, levels 0..={}",
-        started.elapsed().as_secs_f64(),
-        table.max_stones()
-    );
-    for pos in probes {
-        print_table_answer(
-            &pos,
-            table.probe(&pos),
-            table.move_values(&pos),
-            table.max_stones(),
-        );
-    }
+    print_built(&table, started, &probes);
     Ok(())
 }
 

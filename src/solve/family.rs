@@ -80,7 +80,7 @@ pub trait BoardFamily: Copy + Send + Sync + std::fmt::Debug {
     /// such move.
     fn for_each_parent(self, board: &Self::Board, found: impl FnMut(&Self::Board));
     /// The board of a position, or `None` when the position is not of these rules.
-    fn from_position(self, pos: &Position) -> Option<Self::Board>;
+    fn board_of(self, pos: &Position) -> Option<Self::Board>;
 
     /// Header bytes of a level file, before the entries.
     const HEADER_LEN: usize;

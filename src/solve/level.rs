@@ -225,46 +225,45 @@ struct Retrograde<'a, F: BoardFamily> {
 }
 
 impl<F: BoardFamily> Retrograde<'_, F> {
-    /// Decides board `i` at `value` unless it is decided already; `true` if this call did it.
-    /// `now` is a recent load of the cell.
+    /// Replaces cell `i`, unless its board is decided already, by what `change` makes of it:
+    /// the new cell and whether that decides the board. One compare-and-swap loop, so no other
+    /// worker's change is lost; `true` if this call decided the board. `now` is a recent load
+    /// of the cell.
     #[inline(always)]
-    fn decide(&self, i: usize, value: i32, mut now: u16) -> bool {
+    fn update(&self, i: usize, mut now: u16, change: impl Fn(u16) -> (u16, bool)) -> bool {
         let cell = &self.cells[i];
         loop {
             if now & DECIDED != 0 {
                 return false;
             }
-            let new = with_high(now | DECIDED, value);
+            let (new, decided) = change(now);
             match cell.compare_exchange_weak(now, new, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return true,
+                Ok(_) => return decided,
                 Err(seen) => now = seen,
             }
         }
     }
 
+    /// Decides board `i` at `value` unless it is decided already; `true` if this call did it.
+    #[inline(always)]
+    fn decide(&self, i: usize, value: i32, now: u16) -> bool {
+        self.update(i, now, |now| (with_high(now | DECIDED, value), true))
+    }
+
     /// One graph move of board `i` leads to a board won at `t` (or more): counts it off, and
     /// decides `i` lost at `t` when no graph move is left and no exit is worth more than
-    /// `-t`. `true` if this call decided it. `now` is a recent load of the cell.
+    /// `-t`. `true` if this call decided it.
     #[inline(always)]
-    fn refute(&self, i: usize, t: i32, mut now: u16) -> bool {
-        let cell = &self.cells[i];
-        loop {
-            if now & DECIDED != 0 {
-                return false;
-            }
+    fn refute(&self, i: usize, t: i32, now: u16) -> bool {
+        self.update(i, now, |now| {
             let left = (now & COUNT_MASK).wrapping_sub(1);
             debug_assert!(left < COUNT_MASK, "more refutations than graph moves");
-            let lost = left == 0 && high(now) <= -t;
-            let new = if lost {
-                with_high((now & !COUNT_MASK) | DECIDED, -t)
+            if left == 0 && high(now) <= -t {
+                (with_high((now & !COUNT_MASK) | DECIDED, -t), true)
             } else {
-                (now & !COUNT_MASK) | (left & COUNT_MASK)
-            };
-            match cell.compare_exchange_weak(now, new, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return lost,
-                Err(seen) => now = seen,
+                ((now & !COUNT_MASK) | (left & COUNT_MASK), false)
             }
-        }
+        })
     }
 
     /// Expands the decided boards on `stack` (and those they decide) at threshold `t`,

@@ -206,7 +206,7 @@ impl<F: BoardFamily> Table<F> {
     /// Rule 3a is not applied: the winner is `sign(own kazan - other kazan + value)` whatever
     /// the kazans are.
     pub fn probe(&self, pos: &Position) -> Option<i32> {
-        self.value(&self.family.from_position(pos)?)
+        self.value(&self.family.board_of(pos)?)
     }
 
     /// The table's value of every legal move of `pos` for its mover, lowest hole first: the
@@ -214,7 +214,7 @@ impl<F: BoardFamily> Table<F> {
     /// tuzdik's 3) minus those it puts into the opponent's (sown into the opponent's tuzdik),
     /// minus the child's value. `None` when [`probe`](Self::probe) would be `None`.
     pub fn move_values(&self, pos: &Position) -> Option<Vec<(Move, i32)>> {
-        let board = self.family.from_position(pos)?;
+        let board = self.family.board_of(pos)?;
         self.value(&board)?;
         let mut moves = Vec::new();
         for hole in 0..self.family.row() {

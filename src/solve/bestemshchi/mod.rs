@@ -94,7 +94,7 @@ impl BoardFamily for Bestemshchi {
         board::for_each_parent(board, found);
     }
 
-    fn from_position(self, pos: &Position) -> Option<Board> {
+    fn board_of(self, pos: &Position) -> Option<Board> {
         board::from_position(pos)
     }
 

@@ -170,7 +170,7 @@ impl BoardFamily for Geometry {
         board::for_each_parent(self, board, found);
     }
 
-    fn from_position(self, pos: &Position) -> Option<Board> {
+    fn board_of(self, pos: &Position) -> Option<Board> {
         from_position(self, pos)
     }
 
