@@ -345,3 +345,54 @@ fn value_iteration_agrees_on_every_board_up_to_eight_stones() {
     assert_eq!(checked, 2 * (1 + 55 + 715 + 5005 + 24310));
     assert!(nonzero > checked / 2, "{nonzero} of {checked} nonzero");
 }
+
+/// `tuzdik solve` with the real binary.
+fn solve_command(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tuzdik"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Bad arguments are refused before any level is built: no line of progress, no file.
+#[test]
+fn bad_probes_and_outputs_are_refused_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("tuzdik-solve-args-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    for variant in ["bestemshchi", "togyz"] {
+        let stones = if variant == "togyz" { "3" } else { "12" };
+        let run = solve_command(&[
+            variant,
+            "--max-stones",
+            stones,
+            "--out",
+            out,
+            "--probe",
+            "garbage",
+        ]);
+        let error = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{variant}: {error}");
+        assert!(error.contains("--probe garbage"), "{variant}: {error}");
+        assert!(run.stdout.is_empty(), "{variant} built before refusing");
+        assert!(!dir.exists(), "{variant}: files were written");
+    }
+    // A file where the output directory should be: nothing can be written under it.
+    std::fs::write(&dir, b"not a directory").unwrap();
+    let inside = dir.join("tables");
+    for variant in ["bestemshchi", "togyz"] {
+        let run = solve_command(&[
+            variant,
+            "--max-stones",
+            "2",
+            "--out",
+            inside.to_str().unwrap(),
+        ]);
+        let error = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{variant}: {error}");
+        assert!(error.contains("--out"), "{variant}: {error}");
+        assert!(run.stdout.is_empty(), "{variant} built before refusing");
+    }
+    std::fs::remove_file(&dir).unwrap();
+}
