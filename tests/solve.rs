@@ -396,3 +396,35 @@ fn bad_probes_and_outputs_are_refused_before_any_work() {
     }
     std::fs::remove_file(&dir).unwrap();
 }
+
+/// Level files written by the first version of the file formats (before the two solvers
+/// became one, `tests/data/tables-v1/`) load unchanged, hold what a build gives today, and a
+/// build today writes them byte for byte.
+#[test]
+fn tables_written_by_the_first_format_still_load() {
+    use tuzdik::solve::toguz::ToguzTable;
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tables-v1");
+    let bestemshchi = Tablebase::load(&old, None).unwrap();
+    assert_eq!(bestemshchi.max_stones(), 4);
+    assert_eq!(bestemshchi.levels(), Tablebase::build_in_memory(4).levels());
+    let togyz = ToguzTable::load(&old).unwrap().unwrap();
+    assert_eq!(togyz.max_stones(), 1);
+    let fresh = ToguzTable::build_in_memory(Variant::TOGYZ, 1).unwrap();
+    assert_eq!(togyz.levels(), fresh.levels());
+
+    let dir = std::env::temp_dir().join(format!("tuzdik-format-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Tablebase::build_in_memory(4).save(&dir).unwrap();
+    fresh.save(&dir).unwrap();
+    for name in [
+        "bestemshchi-k00.bin",
+        "bestemshchi-k02.bin",
+        "bestemshchi-k04.bin",
+        "togyz-00.tzt",
+        "togyz-01.tzt",
+    ] {
+        let written = std::fs::read(dir.join(name)).unwrap();
+        assert_eq!(written, std::fs::read(old.join(name)).unwrap(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
