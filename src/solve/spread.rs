@@ -76,6 +76,7 @@ pub fn colex_rank(counts: impl Iterator<Item = u8>) -> u64 {
 
 /// Writes into `holes` (its length is `f`, at least 2) the spread of `k` stones of rank
 /// `rank`, which must be below [`spread_count`]`(k, f)`.
+#[inline]
 pub fn unrank_spread(mut rank: u64, k: u32, holes: &mut [u8]) {
     let f = holes.len();
     debug_assert!((2..=MOST_HOLES).contains(&f) && rank < spread_count(k, f));
