@@ -75,6 +75,25 @@ const PARENT_BUFFER: usize = 400;
 /// Boards whose parents are gathered together at most.
 const BATCH: usize = 8;
 
+/// A worker's scratch space for one batch of parents: made once per work item, not per
+/// drained seed (most seeds decide few boards, and clearing 7 KB each time would cost more
+/// than their work).
+struct Batch {
+    /// Each parent's index and whether its child was won.
+    parents: [(usize, bool); PARENT_BUFFER],
+    /// The parents' cells as loaded.
+    seen: [u16; PARENT_BUFFER],
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            parents: [(0, false); PARENT_BUFFER],
+            seen: [0; PARENT_BUFFER],
+        }
+    }
+}
+
 /// Solves level `k` of `family` (`lower[j]` holding level `j` for every level `j < k`,
 /// `indexes[j]` the numbering of level `j` for every `j <= k`). Returns one `i8` (as its
 /// byte) per index.
@@ -125,6 +144,7 @@ pub fn solve_level<F: BoardFamily>(
         rayon::scope(|scope| {
             (0..chunks).into_par_iter().for_each(|chunk| {
                 let mut stack = Vec::new();
+                let mut batch = Batch::new();
                 for i in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
                     let cell = solver.cells[i].load(Ordering::Relaxed);
                     if cell & DECIDED != 0 {
@@ -140,7 +160,7 @@ pub fn solve_level<F: BoardFamily>(
                     };
                     if solver.decide(i, value, cell) {
                         stack.push(i);
-                        solver.drain(&mut stack, t, scope);
+                        solver.drain(&mut stack, t, scope, &mut batch);
                     }
                 }
             });
@@ -151,12 +171,13 @@ pub fn solve_level<F: BoardFamily>(
             rayon::scope(|scope| {
                 (0..chunks).into_par_iter().for_each(|chunk| {
                     let mut stack = Vec::new();
+                    let mut batch = Batch::new();
                     for i in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
                         if solver.cells[i].load(Ordering::Relaxed) & PENDING != 0 {
                             solver.cells[i].fetch_and(!PENDING, Ordering::Relaxed);
                             any.store(true, Ordering::Relaxed);
                             stack.push(i);
-                            solver.drain(&mut stack, t, scope);
+                            solver.drain(&mut stack, t, scope, &mut batch);
                         }
                     }
                 });
@@ -271,17 +292,22 @@ impl<F: BoardFamily> Retrograde<'_, F> {
     ///
     /// Boards are taken a few at a time and all their parents' cells are loaded before any is
     /// updated: the loads are independent, so their cache misses overlap.
-    fn drain<'s>(&'s self, stack: &mut Vec<usize>, t: i32, scope: &rayon::Scope<'s>) {
+    fn drain<'s>(
+        &'s self,
+        stack: &mut Vec<usize>,
+        t: i32,
+        scope: &rayon::Scope<'s>,
+        batch: &mut Batch,
+    ) {
         const { assert!(F::MOST_PARENTS <= PARENT_BUFFER) };
-        let mut parents = [(0usize, false); PARENT_BUFFER];
-        let mut seen = [0u16; PARENT_BUFFER];
+        let Batch { parents, seen } = batch;
         let mut expanded = 0;
         while !stack.is_empty() {
             if stack.len() >= SPLIT && self.tasks.load(Ordering::Relaxed) < MAX_TASKS {
                 let mut half = stack.split_off(stack.len() / 2);
                 self.tasks.fetch_add(1, Ordering::Relaxed);
                 scope.spawn(move |scope| {
-                    self.drain(&mut half, t, scope);
+                    self.drain(&mut half, t, scope, &mut Batch::new());
                     self.tasks.fetch_sub(1, Ordering::Relaxed);
                 });
             }
@@ -304,7 +330,7 @@ impl<F: BoardFamily> Retrograde<'_, F> {
             for (slot, &(p, _)) in seen.iter_mut().zip(&parents[..found]) {
                 *slot = self.cells[p].load(Ordering::Relaxed);
             }
-            for (&(p, won), &now) in parents[..found].iter().zip(&seen) {
+            for (&(p, won), &now) in parents[..found].iter().zip(seen.iter()) {
                 // A parent of a lost board wins at t; a parent of a won board loses a move.
                 let decided = if won {
                     self.refute(p, t, now)

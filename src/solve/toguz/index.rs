@@ -23,9 +23,10 @@
 
 use super::board::{Board, Geometry, MAX_RING, NONE};
 use crate::solve::family::Ranking;
-use crate::solve::spread::{colex_rank, next_spread, spread_count, unrank_spread};
+use crate::solve::spread::{binomial, next_spread, spread_count, unrank_spread};
 
 /// How many tuzdik states the rules have.
+#[inline(always)]
 pub fn states(g: Geometry) -> usize {
     if g.tuzdik {
         1 + 2 * (g.n - 1) + (g.n - 1) * (g.n - 2)
@@ -53,6 +54,7 @@ pub fn state_of(g: Geometry, mine: u8, theirs: u8) -> Option<usize> {
 }
 
 /// The tuzdiks `(mine, theirs)` of state `s`.
+#[inline(always)]
 pub fn tuzdiks_of(g: Geometry, s: usize) -> (u8, u8) {
     let n = g.n;
     if s == 0 {
@@ -71,6 +73,7 @@ pub fn tuzdiks_of(g: Geometry, s: usize) -> (u8, u8) {
 }
 
 /// Holes that are not tuzdiks in state `s`.
+#[inline(always)]
 pub fn free_holes(g: Geometry, s: usize) -> usize {
     let (mine, theirs) = tuzdiks_of(g, s);
     g.ring() - usize::from(mine != NONE) - usize::from(theirs != NONE)
@@ -139,13 +142,22 @@ impl LevelIndex {
         let s = state_of(g, board.mine, board.theirs)?;
         let f = free_holes(g, s);
         let (mine, theirs) = (board.mine_index(g), board.theirs_index());
-        let free = board.holes[..g.ring()]
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != mine && i != theirs)
-            .map(|(_, &count)| count)
-            .take(f - 1);
-        Some(self.offsets[s] + colex_rank(free))
+        // The colex rank of the free holes (see `spread`), skipping the tuzdiks as it goes.
+        let mut j = 0;
+        let mut sum = 0usize;
+        let mut rank = self.offsets[s];
+        for (i, &count) in board.holes[..g.ring()].iter().enumerate() {
+            if j == f - 1 {
+                break;
+            }
+            if i == mine || i == theirs {
+                continue;
+            }
+            sum += count as usize;
+            rank += binomial(sum + j, j + 1);
+            j += 1;
+        }
+        Some(rank)
     }
 
     /// The board of index `index` (below [`size`](Self::size)).
@@ -203,6 +215,7 @@ fn expand(g: Geometry, s: usize, free: &[u8; MAX_RING]) -> Board {
 }
 
 /// The spread of `k` stones over `f` holes with rank `rank`.
+#[inline]
 fn unrank_free(rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
     let mut free = [0u8; MAX_RING];
     unrank_spread(rank, k, &mut free[..f]);
