@@ -22,7 +22,8 @@ pub struct Table<F: BoardFamily> {
     indexes: Vec<F::Level>,
 }
 
-/// What [`Table::build_levels`] does.
+/// What a build does: the Bestemshchi [`build`](crate::solve::bestemshchi::build) takes it as
+/// it is, the Toguz build makes it from its options.
 #[derive(Clone, Debug)]
 pub struct BuildPlan {
     /// The largest stone count.
