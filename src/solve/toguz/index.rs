@@ -99,6 +99,8 @@ pub struct LevelIndex {
 #[derive(Clone, Debug)]
 pub struct Cursor {
     state: usize,
+    /// Free holes in this state (kept: finding them from the state takes a division).
+    free_count: usize,
     free: [u8; MAX_RING],
     board: Board,
 }
@@ -140,7 +142,7 @@ impl LevelIndex {
     pub fn index(&self, board: &Board) -> Option<u64> {
         let g = self.g;
         let s = state_of(g, board.mine, board.theirs)?;
-        let f = free_holes(g, s);
+        let f = g.ring() - usize::from(board.mine != NONE) - usize::from(board.theirs != NONE);
         let (mine, theirs) = (board.mine_index(g), board.theirs_index());
         // The colex rank of the free holes (see `spread`), skipping the tuzdiks as it goes.
         let mut j = 0;
@@ -169,49 +171,53 @@ impl LevelIndex {
     pub fn cursor(&self, index: u64) -> Cursor {
         debug_assert!(index < self.size());
         let s = self.offsets.partition_point(|&o| o <= index) - 1;
-        let free = unrank_free(index - self.offsets[s], self.k, free_holes(self.g, s));
+        let free_count = free_holes(self.g, s);
+        let free = unrank_free(index - self.offsets[s], self.k, free_count);
+        let (mine, theirs) = tuzdiks_of(self.g, s);
+        let mut board = Board {
+            holes: [0; MAX_RING],
+            mine,
+            theirs,
+        };
+        fill(self.g, &mut board, &free);
         Cursor {
             state: s,
+            free_count,
             free,
-            board: expand(self.g, s, &free),
+            board,
         }
     }
 
     /// Moves the cursor to the next index; `false` (cursor unchanged) at the last one.
     #[inline(always)]
     pub fn advance(&self, cursor: &mut Cursor) -> bool {
-        let f = free_holes(self.g, cursor.state);
-        if !next_spread(&mut cursor.free[..f]) {
+        if !next_spread(&mut cursor.free[..cursor.free_count]) {
             if cursor.state + 1 == states(self.g) {
                 return false;
             }
             cursor.state += 1;
-            cursor.free = unrank_free(0, self.k, free_holes(self.g, cursor.state));
+            cursor.free_count = free_holes(self.g, cursor.state);
+            cursor.free = unrank_free(0, self.k, cursor.free_count);
+            (cursor.board.mine, cursor.board.theirs) = tuzdiks_of(self.g, cursor.state);
         }
-        cursor.board = expand(self.g, cursor.state, &cursor.free);
+        fill(self.g, &mut cursor.board, &cursor.free);
         true
     }
 }
 
-/// The board of state `s` whose free holes hold `free`.
+/// Puts the stones of `free` into the holes of `board` that are not tuzdiks, in ring order.
 #[inline(always)]
-fn expand(g: Geometry, s: usize, free: &[u8; MAX_RING]) -> Board {
-    let (mine, theirs) = tuzdiks_of(g, s);
-    let mut board = Board {
-        holes: [0; MAX_RING],
-        mine,
-        theirs,
-    };
+fn fill(g: Geometry, board: &mut Board, free: &[u8; MAX_RING]) {
     let (mi, ti) = (board.mine_index(g), board.theirs_index());
     let mut j = 0;
     for i in 0..g.ring() {
         if i == mi || i == ti {
+            board.holes[i] = 0;
             continue;
         }
         board.holes[i] = free[j];
         j += 1;
     }
-    board
 }
 
 /// The spread of `k` stones over `f` holes with rank `rank`.
