@@ -41,6 +41,9 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 pub use bestemshchi::Tablebase;
+/// The Bestemshchi board at its path from before the solvers were one (`solve::board`, which
+/// `matchrun` uses); new code names it [`bestemshchi::board`].
+pub use bestemshchi::board;
 pub use report::{Histogram, LevelReport, memory_usage};
 use verify::Mismatch;
 
