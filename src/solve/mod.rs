@@ -10,9 +10,9 @@
 //! - [`toguz`]: Toguz Kumalak, Kozdatu and Bestemshchi with tuzdiks, for boards with fewer
 //!   stones than the ring has holes (docs/solve-toguz.md).
 //!
-//! The shared core: [`level`] solves one level, [`verify`] checks one, [`file`] reads and
-//! writes level files, [`table`] builds and probes a whole table, [`spread`] numbers the
-//! ways to spread stones over holes, and [`tables`] holds what `TablePath` loads.
+//! The shared core: [`level`] solves one level, [`verify`] checks one, [`file`](mod@file)
+//! reads and writes level files, [`table`] builds and probes a whole table, [`spread`] numbers
+//! the ways to spread stones over holes, and [`tables`] holds what `TablePath` loads.
 //!
 //! ```
 //! use tuzdik::solve::Tablebase;
