@@ -34,7 +34,8 @@ fn errors(lines: &[String]) -> Vec<&String> {
 
 /// A directory with a Bestemshchi table of up to 6 stones.
 fn table_dir(name: &str) -> std::path::PathBuf {
-    use tuzdik::solve::{Tablebase, file};
+    use tuzdik::solve::Tablebase;
+    use tuzdik::solve::bestemshchi::file;
     let dir = std::env::temp_dir().join(format!("tuzdik-hardening-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let table = Tablebase::build_in_memory(6);

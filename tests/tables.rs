@@ -11,9 +11,10 @@ use common::{Engine, field, last_info};
 use proptest::prelude::*;
 use tuzdik::game::Game;
 use tuzdik::search::{self, Limits, Score, TABLE_WIN};
-use tuzdik::solve::board::to_position;
+use tuzdik::solve::Tablebase;
+use tuzdik::solve::bestemshchi::board::to_position;
+use tuzdik::solve::bestemshchi::file;
 use tuzdik::solve::tables::Tables;
-use tuzdik::solve::{Tablebase, file};
 use tuzdik::{Family, Move, Position, Side, Variant};
 
 const LONG: Duration = Duration::from_secs(60);

@@ -285,7 +285,7 @@ fn gib(bytes: u64) -> String {
 }
 
 fn run_solve(args: &SolveArgs) -> Result<(), String> {
-    use tuzdik::solve::{self, BuildOptions, index::level_size};
+    use tuzdik::solve::bestemshchi::{self, BuildOptions};
     let variant: tuzdik::Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
     if variant != tuzdik::Variant::new(Family::Bestemshchi) {
         if args.verify_from.is_some() {
@@ -296,17 +296,19 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
         }
         return run_toguz_solve(args, variant);
     }
-    solve::check_limit(args.max_stones).map_err(|e| e.to_string())?;
+    bestemshchi::check_limit(args.max_stones).map_err(|e| e.to_string())?;
     let threads = args.threads.unwrap_or(0);
     if threads > 256 {
         return Err(format!("--threads {threads} is outside 1..256"));
     }
+    let probes = parse_probes(&args.probe, variant)?;
+    check_output_dir(&args.out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("could not start the worker threads: {e}"))?;
-    let entries: u64 = (0..=args.max_stones).step_by(2).map(level_size).sum();
-    let needed = solve::memory_needed(args.max_stones);
+    let entries = bestemshchi::total_entries(args.max_stones);
+    let needed = bestemshchi::memory_needed(args.max_stones);
     println!(
         "bestemshchi levels 0..={} (even): {entries} entries, {} of tables in {}; \
          about {} of memory at the last level; {} threads",
@@ -326,29 +328,54 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let table = pool
-        .install(|| solve::build(&options, print_level))
+        .install(|| bestemshchi::build(&options, print_level))
         .map_err(|e| e.to_string())?;
+    print_built(&table, started, &probes);
+    Ok(())
+}
+
+/// The end of a build: its time, then each `--probe` position's answer.
+fn print_built<F: tuzdik::solve::family::BoardFamily>(
+    table: &tuzdik::solve::table::Table<F>,
+    started: Instant,
+    probes: &[tuzdik::Position],
+) {
     println!(
         "done in {:.3} s, levels 0..={}",
         started.elapsed().as_secs_f64(),
         table.max_stones()
     );
-    for text in &args.probe {
-        print_probe(&table, text)?;
+    for pos in probes {
+        print_table_answer(
+            pos,
+            table.probe(pos),
+            table.move_values(pos),
+            table.max_stones(),
+        );
     }
-    Ok(())
 }
 
-fn print_probe(table: &tuzdik::solve::Tablebase, text: &str) -> Result<(), String> {
-    let variant = tuzdik::Variant::new(Family::Bestemshchi);
-    let pos = tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe: {e}"))?;
-    print_table_answer(
-        &pos,
-        table.probe(&pos),
-        table.move_values(&pos),
-        table.max_stones(),
-    );
-    Ok(())
+/// The `--probe` positions of `variant`: a bad one is refused before a long build, not after.
+fn parse_probes(
+    texts: &[String],
+    variant: tuzdik::Variant,
+) -> Result<Vec<tuzdik::Position>, String> {
+    texts
+        .iter()
+        .map(|text| {
+            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe {text}: {e}"))
+        })
+        .collect()
+}
+
+/// Makes the `--out` directory if missing and checks that a file can be written there, so a
+/// build fails at once rather than after solving its first level.
+fn check_output_dir(dir: &std::path::Path) -> Result<(), String> {
+    let refused = |e: std::io::Error| format!("--out {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(refused)?;
+    let probe = dir.join(format!(".tuzdik-write-check-{}", std::process::id()));
+    std::fs::File::create(&probe).map_err(refused)?;
+    std::fs::remove_file(&probe).map_err(refused)
 }
 
 /// `tuzdik solve togyz|kozdatu|..`: the Toguz-family table with tuzdiks.
@@ -359,14 +386,8 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     if threads > 256 {
         return Err(format!("--threads {threads} is outside 1..256"));
     }
-    // Bad position strings are refused before a long build, not after it.
-    let probes = args
-        .probe
-        .iter()
-        .map(|text| {
-            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe {text}: {e}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let probes = parse_probes(&args.probe, variant)?;
+    check_output_dir(&args.out)?;
     let entries = toguz::total_entries(g, args.max_stones);
     let needed = toguz::memory_needed(g, args.max_stones);
     println!(
@@ -392,19 +413,7 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     };
     let started = Instant::now();
     let table = ToguzTable::build(&options, print_level).map_err(|e| e.to_string())?;
-    println!(
-        "done in {:.3} s, levels 0..={}",
-        started.elapsed().as_secs_f64(),
-        table.max_stones()
-    );
-    for pos in probes {
-        print_table_answer(
-            &pos,
-            table.probe(&pos),
-            table.move_values(&pos),
-            table.max_stones(),
-        );
-    }
+    print_built(&table, started, &probes);
     Ok(())
 }
 
