@@ -82,36 +82,58 @@ pub fn write_observation(
     layout: Layout,
     out: &mut [f32],
 ) {
+    let holes = pos.variant().holes_per_side();
+    let cells = 2 * holes;
+    match layout {
+        Layout::ChannelsFirst => write_planes(pos, legal, observer, &mut out[..CHANNELS * cells]),
+        Layout::ChannelsLast => {
+            let mut planes = [0.0f32; CHANNELS * 2 * 9];
+            write_planes(pos, legal, observer, &mut planes[..CHANNELS * cells]);
+            for cell in 0..cells {
+                for channel in 0..CHANNELS {
+                    out[cell * CHANNELS + channel] = planes[channel * cells + cell];
+                }
+            }
+        }
+    }
+}
+
+/// The channels-first layout: one plane after another, the constant planes filled whole.
+fn write_planes(pos: &Position, legal: u16, observer: Side, out: &mut [f32]) {
     let variant = pos.variant();
     let holes = variant.holes_per_side();
     let cells = 2 * holes;
-    let index = |channel: usize, cell: usize| match layout {
-        Layout::ChannelsFirst => channel * cells + cell,
-        Layout::ChannelsLast => cell * CHANNELS + channel,
-    };
     let per_hole = variant.stones_per_hole() as f32;
     let total = variant.total_stones() as f32;
     let mover = pos.side_to_move();
     let opponent = observer.opponent();
     let flag = |on: bool| if on { 1.0 } else { 0.0 };
-    let broadcast = [
+    let (planes, constant) = out.split_at_mut(3 * cells);
+    let (stones, rest) = planes.split_at_mut(cells);
+    let (tuzdiks, moves) = rest.split_at_mut(cells);
+    for (row, side) in [observer, opponent].into_iter().enumerate() {
+        let cells = row * holes..(row + 1) * holes;
+        for (slot, &count) in stones[cells.clone()].iter_mut().zip(pos.row(side)) {
+            *slot = f32::from(count) / per_hole;
+        }
+        let tuzdik_row = &mut tuzdiks[cells.clone()];
+        tuzdik_row.fill(0.0);
+        if let Some(hole) = pos.tuzdik(side.opponent()) {
+            tuzdik_row[usize::from(hole) - 1] = 1.0;
+        }
+        let move_row = &mut moves[cells];
+        for (hole, slot) in move_row.iter_mut().enumerate() {
+            *slot = flag(side == mover && legal & (1 << hole) != 0);
+        }
+    }
+    let values = [
         pos.kazan(observer) as f32 / total,
         pos.kazan(opponent) as f32 / total,
         flag(pos.tuzdik(observer).is_some()),
         flag(pos.tuzdik(opponent).is_some()),
         flag(mover == observer),
     ];
-    for (row, side) in [observer, opponent].into_iter().enumerate() {
-        let counts = pos.row(side);
-        let tuzdik_hole = pos.tuzdik(side.opponent()).map(usize::from);
-        for (hole, &count) in counts.iter().enumerate() {
-            let cell = row * holes + hole;
-            out[index(0, cell)] = f32::from(count) / per_hole;
-            out[index(1, cell)] = flag(tuzdik_hole == Some(hole + 1));
-            out[index(2, cell)] = flag(side == mover && legal & (1 << hole) != 0);
-            for (offset, &value) in broadcast.iter().enumerate() {
-                out[index(3 + offset, cell)] = value;
-            }
-        }
+    for (plane, value) in constant.chunks_exact_mut(cells).zip(values) {
+        plane.fill(value);
     }
 }

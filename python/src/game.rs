@@ -220,7 +220,11 @@ impl PyGame {
     /// The moves played so far, as hole numbers (0 for a pass).
     #[getter]
     fn moves(&self) -> Vec<u32> {
-        self.game.moves().iter().map(|&mv| move_number(mv)).collect()
+        self.game
+            .moves()
+            .iter()
+            .map(|&mv| move_number(mv))
+            .collect()
     }
 
     /// Plies played.
@@ -334,10 +338,9 @@ impl PyGame {
     #[pyo3(signature = (mv, with_kazan=false))]
     fn long_notation(&self, mv: MoveArg, with_kazan: bool) -> PyResult<String> {
         let parsed = self.to_move(&mv)?;
-        self.game
-            .position()
-            .check_move(parsed)
-            .map_err(|error| value_error(format!("illegal move {}: {error}", move_number(parsed))))?;
+        self.game.position().check_move(parsed).map_err(|error| {
+            value_error(format!("illegal move {}: {error}", move_number(parsed)))
+        })?;
         Ok(self.game.position().long_notation(parsed, with_kazan))
     }
 
@@ -395,7 +398,11 @@ impl PyGame {
     /// A bool array over the actions (`num_actions`): action `a` is hole `a + 1`, and in
     /// Mangala IV the last action is the pass.
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        mask_array(py, self.game.position(), encode::game_legal_mask(&self.game))
+        mask_array(
+            py,
+            self.game.position(),
+            encode::game_legal_mask(&self.game),
+        )
     }
 
     /// The legal actions as 0-based indices (see `action_mask`).
@@ -616,10 +623,9 @@ impl PyPosition {
             MoveArg::Number(number) => numbered_move(*number, self.pos.variant())?,
             MoveArg::Text(text) => self.pos.parse_move(text).map_err(value_error)?,
         };
-        let next = self
-            .pos
-            .after(parsed)
-            .map_err(|error| value_error(format!("illegal move {}: {error}", move_number(parsed))))?;
+        let next = self.pos.after(parsed).map_err(|error| {
+            value_error(format!("illegal move {}: {error}", move_number(parsed)))
+        })?;
         let fullmove = self.fullmove + u32::from(self.pos.side_to_move() == Side::North);
         Ok(PyPosition {
             pos: next,
@@ -684,9 +690,9 @@ impl PyPosition {
             MoveArg::Number(number) => numbered_move(*number, self.pos.variant())?,
             MoveArg::Text(text) => self.pos.parse_move(text).map_err(value_error)?,
         };
-        self.pos
-            .check_move(parsed)
-            .map_err(|error| value_error(format!("illegal move {}: {error}", move_number(parsed))))?;
+        self.pos.check_move(parsed).map_err(|error| {
+            value_error(format!("illegal move {}: {error}", move_number(parsed)))
+        })?;
         Ok(self.pos.long_notation(parsed, with_kazan))
     }
 
@@ -726,11 +732,7 @@ impl PyPosition {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Position({:?}, variant={:?})",
-            self.fen(),
-            self.variant()
-        )
+        format!("Position({:?}, variant={:?})", self.fen(), self.variant())
     }
 }
 
@@ -744,16 +746,17 @@ pub fn variants() -> Vec<(&'static str, usize)> {
 }
 
 /// Refuses anything but a `Game`, naming what came instead.
-pub(crate) fn expect_game<'a, 'py>(
-    object: &'a Bound<'py, PyAny>,
-) -> PyResult<PyRef<'py, PyGame>> {
+pub(crate) fn expect_game<'a, 'py>(object: &'a Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGame>> {
     object
         .cast::<PyGame>()
         .map(|game| game.borrow())
         .map_err(|_| {
             PyTypeError::new_err(format!(
                 "expected a tuzdik.Game, got {}",
-                object.get_type().name().map_or("?".into(), |n| n.to_string())
+                object
+                    .get_type()
+                    .name()
+                    .map_or("?".into(), |n| n.to_string())
             ))
         })
 }

@@ -24,7 +24,9 @@ pub fn run_interruptible<T: Send>(
         // Only this thread receives; the lock makes the receiver shareable with `detach`.
         let receiver = Mutex::new(receiver);
         let wait = |timeout: Option<Duration>| {
-            let receiver = receiver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let receiver = receiver
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             match timeout {
                 Some(timeout) => receiver.recv_timeout(timeout),
                 None => receiver.recv().map_err(|_| RecvTimeoutError::Disconnected),

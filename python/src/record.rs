@@ -95,9 +95,7 @@ impl PyRecord {
 /// Splits PGN text into records (the Python `read_pgn` reads the file and calls this).
 #[pyfunction]
 pub fn parse_pgn(py: Python<'_>, text: &str) -> PyResult<Vec<PyRecord>> {
-    let records = py
-        .detach(|| Record::parse_all(text))
-        .map_err(value_error)?;
+    let records = py.detach(|| Record::parse_all(text)).map_err(value_error)?;
     Ok(records
         .into_iter()
         .map(|record| PyRecord { record })

@@ -44,13 +44,20 @@ fn engine_search(
     };
     limits.clock.move_time = request.movetime_ms;
     let mut last_by_pv: BTreeMap<usize, Report> = BTreeMap::new();
-    let outcome = search(game, &limits, table, request.threads, control, &mut |info| {
-        if let Info::Line(report) = info
-            && report.bound.is_none()
-        {
-            last_by_pv.insert(report.multipv, report);
-        }
-    });
+    let outcome = search(
+        game,
+        &limits,
+        table,
+        request.threads,
+        control,
+        &mut |info| {
+            if let Info::Line(report) = info
+                && report.bound.is_none()
+            {
+                last_by_pv.insert(report.multipv, report);
+            }
+        },
+    );
     let mut lines: Vec<Report> = last_by_pv.into_values().collect();
     if lines.is_empty()
         && let Some(last) = outcome.last

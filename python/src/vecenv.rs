@@ -30,10 +30,13 @@ impl SplitMix {
     }
 }
 
-/// One environment: a game whose history is cut at each kazan change (Toguz family only).
-/// Kazans never shrink, so no position before a kazan changed can come back: the repetition
-/// rule sees the same positions, and each step scans a few instead of the whole game.
-fn play_and_score(game: &mut Game, action: usize) -> (f32, bool) {
+/// Plays `action` (checked legal by the caller) and returns the reward for the mover, whether
+/// the game ended, and the legal moves after it (empty once over).
+///
+/// The game's history is cut at each kazan change (Toguz family only): kazans never shrink,
+/// so no position before a kazan changed can come back. The repetition rule sees the same
+/// positions, and each step scans a few instead of the whole game.
+fn play_and_score(game: &mut Game, action: usize) -> (f32, bool, u16) {
     let pos = *game.position();
     let mover = pos.side_to_move();
     let mv = encode::action_move(&pos, action as i64).expect("actions are checked before");
@@ -44,28 +47,72 @@ fn play_and_score(game: &mut Game, action: usize) -> (f32, bool) {
             Status::Won(_) => -1.0,
             _ => 0.0,
         };
-        return (reward, true);
+        return (reward, true, 0);
     }
-    let after = game.position();
+    let after = *game.position();
     let kazans_changed = Side::BOTH
         .iter()
         .any(|&side| after.kazan(side) != pos.kazan(side));
     if kazans_changed && !after.variant().is_mangala() {
-        *game = Game::from_position(*after, game.fullmove());
+        *game = Game::from_position(after, game.fullmove());
     }
-    (0.0, false)
+    (0.0, false, after.legal_mask())
 }
+
+/// One game of the batch with its legal moves (`encode::game_legal_mask`), kept with it so
+/// that a step judges the end rules once.
+#[derive(Clone)]
+struct Slot {
+    game: Game,
+    legal: u16,
+}
+
+impl Slot {
+    fn fresh(variant: Variant) -> Slot {
+        let game = Game::new(variant);
+        Slot {
+            legal: encode::game_legal_mask(&game),
+            game,
+        }
+    }
+
+    fn encode(&self, obs: &mut [f32], mask: &mut [bool]) {
+        let pos = self.game.position();
+        encode::write_observation(
+            pos,
+            self.legal,
+            pos.side_to_move(),
+            Layout::ChannelsFirst,
+            obs,
+        );
+        encode::write_mask(pos, self.legal, mask);
+    }
+}
+
+/// Outputs of one step: observation planes, masks, rewards and end flags, one entry per game.
+struct StepOutput {
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    rewards: Vec<f32>,
+    dones: Vec<bool>,
+}
+
+/// Games per task when a step is shared between threads: enough work per task to pay for it.
+const GAMES_PER_TASK: usize = 64;
 
 /// `num_envs` games of one variant, stepped together in Rust with the GIL released.
 ///
-/// `VecEnv(num_envs, variant="togyz", seed=0, *, tuzdik=None, sowing=None, capture=None,
-/// mangala=None)`. Observations are float32 `(B, 8, 2, N)` from the view of the player to
-/// move in each game (see `Game.observation`), masks bool `(B, A)`.
+/// `VecEnv(num_envs, variant="togyz", seed=0, *, threads=1, tuzdik=None, sowing=None,
+/// capture=None, mangala=None)`. Observations are float32 `(B, 8, 2, N)` from the view of the
+/// player to move in each game (see `Game.observation`), masks bool `(B, A)`. `threads > 1`
+/// shares each step between that many threads of its own.
 #[pyclass(name = "VecEnv", module = "tuzdik")]
 pub struct PyVecEnv {
-    games: Vec<Game>,
+    slots: Vec<Slot>,
+    fresh: Slot,
     variant: Variant,
     rng: SplitMix,
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl PyVecEnv {
@@ -74,27 +121,71 @@ impl PyVecEnv {
     }
 
     fn action_count(&self) -> usize {
-        encode::action_count(&tuzdik::Position::start(self.variant))
+        encode::action_count(self.fresh.game.position())
     }
 
-    /// Observations and masks of every game, from the view of the player to move.
-    fn encode_all(&self) -> (Vec<f32>, Vec<bool>) {
-        let plane_len = CHANNELS * 2 * self.holes();
-        let actions = self.action_count();
-        let mut obs = vec![0.0f32; self.games.len() * plane_len];
-        let mut mask = vec![false; self.games.len() * actions];
-        for ((game, obs), mask) in self
-            .games
-            .iter()
-            .zip(obs.chunks_exact_mut(plane_len))
-            .zip(mask.chunks_exact_mut(actions))
-        {
-            let pos = game.position();
-            let legal = encode::game_legal_mask(game);
-            encode::write_observation(pos, legal, pos.side_to_move(), Layout::ChannelsFirst, obs);
-            encode::write_mask(pos, legal, mask);
+    fn outputs(&self) -> StepOutput {
+        let count = self.slots.len();
+        StepOutput {
+            obs: vec![0.0; count * CHANNELS * 2 * self.holes()],
+            mask: vec![false; count * self.action_count()],
+            rewards: vec![0.0; count],
+            dones: vec![false; count],
         }
-        (obs, mask)
+    }
+
+    /// Plays `actions` (`None`: only encodes) in every game, restarting finished ones, and
+    /// encodes the results, on the pool's threads when there is one.
+    fn advance(&mut self, actions: Option<&[i64]>) -> StepOutput {
+        let mut out = self.outputs();
+        let plane_len = CHANNELS * 2 * self.holes();
+        let action_count = self.action_count();
+        let fresh = &self.fresh;
+        let work = |(index, ((((slot, obs), mask), reward), done)): (
+            usize,
+            (
+                (((&mut Slot, &mut [f32]), &mut [bool]), &mut f32),
+                &mut bool,
+            ),
+        )| {
+            if let Some(actions) = actions {
+                let (gain, over, legal) = play_and_score(&mut slot.game, actions[index] as usize);
+                *reward = gain;
+                *done = over;
+                slot.legal = legal;
+                if over {
+                    slot.clone_from(fresh);
+                }
+            }
+            slot.encode(obs, mask);
+        };
+        match &self.pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                let slots = &mut self.slots;
+                pool.install(|| {
+                    slots
+                        .par_iter_mut()
+                        .zip(out.obs.par_chunks_exact_mut(plane_len))
+                        .zip(out.mask.par_chunks_exact_mut(action_count))
+                        .zip(out.rewards.par_iter_mut())
+                        .zip(out.dones.par_iter_mut())
+                        .enumerate()
+                        .with_min_len(GAMES_PER_TASK)
+                        .for_each(work)
+                });
+            }
+            None => self
+                .slots
+                .iter_mut()
+                .zip(out.obs.chunks_exact_mut(plane_len))
+                .zip(out.mask.chunks_exact_mut(action_count))
+                .zip(out.rewards.iter_mut())
+                .zip(out.dones.iter_mut())
+                .enumerate()
+                .for_each(work),
+        }
+        out
     }
 
     fn arrays<'py>(
@@ -103,7 +194,7 @@ impl PyVecEnv {
         obs: Vec<f32>,
         mask: Vec<bool>,
     ) -> (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<bool>>) {
-        let count = self.games.len();
+        let count = self.slots.len();
         let obs = Array::from_shape_vec(IxDyn(&[count, CHANNELS, 2, self.holes()]), obs)
             .expect("one observation per game");
         let mask = Array::from_shape_vec(IxDyn(&[count, self.action_count()]), mask)
@@ -115,12 +206,13 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, variant="togyz", seed=0, *, tuzdik=None, sowing=None, capture=None, mangala=None))]
+    #[pyo3(signature = (num_envs, variant="togyz", seed=0, *, threads=1, tuzdik=None, sowing=None, capture=None, mangala=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
         variant: &str,
         seed: u64,
+        threads: usize,
         tuzdik: Option<bool>,
         sowing: Option<&str>,
         capture: Option<&str>,
@@ -131,18 +223,37 @@ impl PyVecEnv {
                 "num_envs must be 1..16777216, not {num_envs}"
             )));
         }
+        if threads == 0 || threads > 1024 {
+            return Err(PyValueError::new_err(format!(
+                "threads must be 1..1024, not {threads}"
+            )));
+        }
         let variant = make_variant(variant, tuzdik, sowing, capture, mangala)?;
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|error| {
+                    PyValueError::new_err(format!("cannot start {threads} threads: {error}"))
+                })?;
+            Some(pool)
+        } else {
+            None
+        };
+        let fresh = Slot::fresh(variant);
         Ok(PyVecEnv {
-            games: vec![Game::new(variant); num_envs],
+            slots: vec![fresh.clone(); num_envs],
+            fresh,
             variant,
             rng: SplitMix(seed),
+            pool,
         })
     }
 
     /// Games in the batch.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.games.len()
+        self.slots.len()
     }
 
     /// Actions per game (holes, plus the pass in Mangala IV).
@@ -174,10 +285,12 @@ impl PyVecEnv {
         if let Some(seed) = seed {
             self.rng = SplitMix(seed);
         }
-        let fresh = Game::new(self.variant);
-        self.games.iter_mut().for_each(|game| *game = fresh.clone());
-        let (obs, mask) = self.encode_all();
-        self.arrays(py, obs, mask)
+        let fresh = self.fresh.clone();
+        self.slots
+            .iter_mut()
+            .for_each(|slot| slot.clone_from(&fresh));
+        let out = py.detach(|| self.advance(None));
+        self.arrays(py, out.obs, out.mask)
     }
 
     /// Plays one action (a 0-based index: hole `a + 1`; Mangala IV's pass is the last) in
@@ -197,20 +310,20 @@ impl PyVecEnv {
         Bound<'py, PyArrayDyn<bool>>,
     )> {
         let actions = actions.as_slice()?.to_vec();
-        if actions.len() != self.games.len() {
+        if actions.len() != self.slots.len() {
             return Err(PyValueError::new_err(format!(
                 "{} actions for {} games",
                 actions.len(),
-                self.games.len()
+                self.slots.len()
             )));
         }
-        for (index, (game, &action)) in self.games.iter().zip(&actions).enumerate() {
-            let pos = game.position();
-            let legal = encode::game_legal_mask(game);
+        for (index, (slot, &action)) in self.slots.iter().zip(&actions).enumerate() {
+            let pos = slot.game.position();
             let playable = encode::action_move(pos, action)
-                .is_some_and(|mv| legal & (1 << mv.mask_bit()) != 0);
+                .is_some_and(|mv| slot.legal & (1 << mv.mask_bit()) != 0);
             if !playable {
-                let legal_actions: Vec<usize> = game
+                let legal_actions: Vec<usize> = slot
+                    .game
                     .legal_moves()
                     .iter()
                     .map(|&mv| encode::move_action(pos, mv))
@@ -220,42 +333,35 @@ impl PyVecEnv {
                 )));
             }
         }
-        let variant = self.variant;
-        let games = &mut self.games;
-        let (rewards, dones) = py.detach(|| {
-            let mut rewards = vec![0.0f32; games.len()];
-            let mut dones = vec![false; games.len()];
-            for (index, (game, &action)) in games.iter_mut().zip(&actions).enumerate() {
-                let (reward, done) = play_and_score(game, action as usize);
-                rewards[index] = reward;
-                dones[index] = done;
-                if done {
-                    *game = Game::new(variant);
-                }
-            }
-            (rewards, dones)
-        });
-        let (obs, mask) = py.detach(|| self.encode_all());
-        let (obs, mask) = self.arrays(py, obs, mask);
-        Ok((obs, rewards.into_pyarray(py), dones.into_pyarray(py), mask))
+        let out = py.detach(|| self.advance(Some(&actions)));
+        let (obs, mask) = self.arrays(py, out.obs, out.mask);
+        Ok((
+            obs,
+            out.rewards.into_pyarray(py),
+            out.dones.into_pyarray(py),
+            mask,
+        ))
     }
 
     /// A uniformly random legal action for every game (int64 array).
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let games = &self.games;
+        let slots = &self.slots;
         let rng = &mut self.rng;
         let actions: Vec<i64> = py.detach(|| {
-            games
+            slots
                 .iter()
-                .map(|game| {
-                    let moves = game.legal_moves();
-                    match moves.len() {
-                        0 => 0,
-                        len => {
-                            let mv = moves[rng.below(len as u32) as usize];
-                            encode::move_action(game.position(), mv) as i64
-                        }
+                .map(|slot| {
+                    let mut mask = slot.legal;
+                    // Drop a random number of the lowest legal moves, then take the next.
+                    for _ in 0..rng.below(mask.count_ones().max(1)) {
+                        mask &= mask - 1;
                     }
+                    let bit = mask.trailing_zeros();
+                    if bit >= 16 {
+                        return 0;
+                    }
+                    let mv = tuzdik::Move::from_mask_bit(bit);
+                    encode::move_action(slot.game.position(), mv) as i64
                 })
                 .collect()
         });
@@ -264,9 +370,9 @@ impl PyVecEnv {
 
     /// The player to move in each game (0 South, 1 North).
     fn turns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        self.games
+        self.slots
             .iter()
-            .map(|game| game.position().side_to_move() as u8)
+            .map(|slot| slot.game.position().side_to_move() as u8)
             .collect::<Vec<u8>>()
             .into_pyarray(py)
     }
@@ -274,23 +380,23 @@ impl PyVecEnv {
     /// A copy of game `index` (its history since the last capture: the environment keeps no
     /// more).
     fn game(&self, py: Python<'_>, index: usize) -> PyResult<PyGame> {
-        let game = self.games.get(index).ok_or_else(|| {
+        let slot = self.slots.get(index).ok_or_else(|| {
             PyIndexError::new_err(format!(
                 "game {index} does not exist ({} games)",
-                self.games.len()
+                self.slots.len()
             ))
         })?;
-        PyGame::wrap(py, game.clone(), &[])
+        PyGame::wrap(py, slot.game.clone(), &[])
     }
 
     fn __len__(&self) -> usize {
-        self.games.len()
+        self.slots.len()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "VecEnv(num_envs={}, variant={:?})",
-            self.games.len(),
+            self.slots.len(),
             self.variant.to_string()
         )
     }

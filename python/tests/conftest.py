@@ -42,3 +42,13 @@ def playok_pgn():
     if path is None:
         pytest.skip("no PlayOK data (../shared/data/playok-2025.pgn)")
     return path
+
+
+def require(module):
+    """Imports an extra's module, or skips the test without it; under
+    TUZDIK_REQUIRE_EXTRAS=1 (CI) a missing extra is an error, never a skip."""
+    if os.environ.get("TUZDIK_REQUIRE_EXTRAS") == "1":
+        import importlib
+
+        return importlib.import_module(module)
+    return pytest.importorskip(module)

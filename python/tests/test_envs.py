@@ -2,12 +2,13 @@
 
 import numpy as np
 import pytest
+from conftest import require
 
 import tuzdik
 
 
 def test_pettingzoo_api_and_seed_tests():
-    pytest.importorskip("pettingzoo")
+    require("pettingzoo")
     from pettingzoo.test import api_test, seed_test
 
     from tuzdik.envs import togyz_kumalak_v0
@@ -18,7 +19,7 @@ def test_pettingzoo_api_and_seed_tests():
 
 
 def test_pettingzoo_plays_whole_games_with_the_rules_rewards():
-    pytest.importorskip("pettingzoo")
+    require("pettingzoo")
     from tuzdik.envs import togyz_kumalak_v0
 
     env = togyz_kumalak_v0.env(variant="kozdatu")
@@ -52,7 +53,7 @@ def test_pettingzoo_plays_whole_games_with_the_rules_rewards():
 
 
 def test_gymnasium_check_env_and_masks():
-    pytest.importorskip("gymnasium")
+    require("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
     from tuzdik.envs.gym import TogyzKumalakEnv
@@ -86,7 +87,7 @@ def test_gymnasium_check_env_and_masks():
 
 
 def test_openspiel_random_sim_test():
-    pyspiel = pytest.importorskip("pyspiel")
+    pyspiel = require("pyspiel")
     import tuzdik.envs.openspiel  # noqa: F401  (registers the game)
 
     for params in ({}, {"variant": "kozdatu"}, {"variant": "mangala4 mangala=free-choice"}):

@@ -1,0 +1,158 @@
+"""Speed of the binding, each figure beside its baseline (medians of repeated runs):
+
+1. perft of the start position through `tuzdik.Position.perft` vs the native engine
+   (`tuzdik perft`'s own timing line, so process start-up is not counted);
+2. `tuzdik.VecEnv` env-steps per second with observations and masks (random legal actions
+   chosen in Rust), vs the same loop over the plain pure-Python Toguz in `pure_toguz.py`
+   with observations and masks built per step;
+3. random playouts from a Python loop over `tuzdik.Game` vs the pure-Python game.
+
+Run: python benches/bench.py [--native ../target/release/tuzdik] [--envs 1024]
+"""
+
+import argparse
+import pathlib
+import random
+import re
+import statistics
+import subprocess
+import time
+
+import numpy as np
+from pure_toguz import PureToguz
+
+import tuzdik
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def median_time(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def native_perft_seconds(binary, depth, repeats):
+    times = []
+    for _ in range(repeats):
+        out = subprocess.run(
+            [str(binary), "perft", str(depth), "--threads", "1"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        times.append(float(re.search(r"Time: ([0-9.]+) s", out).group(1)))
+    return statistics.median(times)
+
+
+def bench_perft(binary, repeats):
+    start = tuzdik.Position()
+    for depth in (7, 8):
+        nodes = start.perft(depth)
+        bound = median_time(lambda: start.perft(depth), repeats)
+        line = "perft %d (%d nodes): binding %.4f s" % (depth, nodes, bound)
+        if binary.is_file():
+            native = native_perft_seconds(binary, depth, repeats)
+            line += ", native %.4f s, ratio %.2fx" % (native, bound / native)
+        print(line)
+
+
+def pure_observation(game, out, mask):
+    """The same planes as `tuzdik.Game.observation`, built in Python."""
+    n = game.n
+    me, you = game.side, 1 - game.side
+    legal = game.legal_moves()
+    out[:] = 0.0
+    for row, side in enumerate((me, you)):
+        for h in range(n):
+            index = side * n + h
+            out[0, row, h] = game.board[index] / n
+            out[1, row, h] = 1.0 if index in game.tuzdiks else 0.0
+            out[2, row, h] = 1.0 if side == me and (h + 1) in legal else 0.0
+    out[3] = game.kazans[me] / game.total
+    out[4] = game.kazans[you] / game.total
+    out[5] = 1.0 if game.tuzdiks[me] >= 0 else 0.0
+    out[6] = 1.0 if game.tuzdiks[you] >= 0 else 0.0
+    out[7] = 1.0
+    mask[:] = False
+    for hole in legal:
+        mask[hole - 1] = True
+
+
+def bench_vecenv(envs, steps, repeats):
+    env = tuzdik.VecEnv(envs, seed=1)
+    env.reset()
+
+    def run():
+        for _ in range(steps):
+            env.step(env.random_actions())
+
+    run()  # warm up: games at every stage
+    seconds = median_time(run, repeats)
+    rate = envs * steps / seconds
+    print("VecEnv(%d): %.2f M env-steps/s with observations and masks" % (envs, rate / 1e6))
+
+    rng = random.Random(1)
+    games = [PureToguz() for _ in range(envs)]
+    obs = np.zeros((envs, 8, 2, 9), np.float32)
+    masks = np.zeros((envs, 9), bool)
+    pure_steps = max(1, steps // 50)
+
+    def run_pure():
+        for _ in range(pure_steps):
+            for i, game in enumerate(games):
+                game.play(rng.choice(game.legal_moves()))
+                if game.is_over():
+                    games[i] = game = PureToguz()
+                pure_observation(game, obs[i], masks[i])
+
+    pure_seconds = median_time(run_pure, 1)
+    pure_rate = envs * pure_steps / pure_seconds
+    print("pure Python, same loop: %.0f env-steps/s; VecEnv is %.0fx faster" % (pure_rate, rate / pure_rate))
+
+
+def bench_playouts(games, repeats):
+    def bound():
+        rng = random.Random(2)
+        for _ in range(games):
+            game = tuzdik.Game()
+            moves = game.legal_moves()
+            while moves:
+                game.play(rng.choice(moves))
+                moves = game.legal_moves()
+
+    def pure():
+        rng = random.Random(2)
+        for _ in range(games):
+            game = PureToguz()
+            moves = game.legal_moves()
+            while moves:
+                game.play(rng.choice(moves))
+                moves = game.legal_moves()
+
+    bound_rate = games / median_time(bound, repeats)
+    pure_rate = games / median_time(pure, 1)
+    print(
+        "random playouts from a Python loop: tuzdik.Game %.0f games/s, pure Python %.1f games/s (%.0fx)"
+        % (bound_rate, pure_rate, bound_rate / pure_rate)
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--native", type=pathlib.Path, default=REPO / "target" / "release" / "tuzdik")
+    parser.add_argument("--envs", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--playouts", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    if not args.native.is_file():
+        print("no native binary at %s (cargo build --release): perft ratio skipped" % args.native)
+    bench_perft(args.native, args.repeats)
+    bench_vecenv(args.envs, args.steps, args.repeats)
+    bench_playouts(args.playouts, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
