@@ -26,13 +26,19 @@ import tuzdik
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-def median_time(fn, repeats):
+def median_time(fn, repeats, clock=time.perf_counter):
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
+
+
+def cpu_time(fn, repeats):
+    """CPU seconds of this process (all its threads): on a shared machine wall time counts the
+    other jobs too."""
+    return median_time(fn, repeats, time.process_time)
 
 
 def native_perft_seconds(binary, depth, repeats):
@@ -51,7 +57,8 @@ def bench_perft(binary, repeats):
     for depth in (7, 8):
         nodes = start.perft(depth)
         bound = median_time(lambda: start.perft(depth), repeats)
-        line = "perft %d (%d nodes): binding %.4f s" % (depth, nodes, bound)
+        line = "perft %d (%d nodes): binding %.4f s (%.4f s CPU)" % (
+            depth, nodes, bound, cpu_time(lambda: start.perft(depth), repeats))
         if binary.is_file():
             native = native_perft_seconds(binary, depth, repeats)
             line += ", native %.4f s, ratio %.2fx" % (native, bound / native)
@@ -91,7 +98,20 @@ def bench_vecenv(envs, steps, repeats):
     run()  # warm up: games at every stage
     seconds = median_time(run, repeats)
     rate = envs * steps / seconds
-    print("VecEnv(%d): %.2f M env-steps/s with observations and masks" % (envs, rate / 1e6))
+    cpu_rate = envs * steps / cpu_time(run, repeats)
+    print(
+        "VecEnv(%d): %.2f M env-steps/s with observations and masks (%.2f M per CPU-second)"
+        % (envs, rate / 1e6, cpu_rate / 1e6)
+    )
+    threaded = tuzdik.VecEnv(envs, seed=1, threads=2)
+    threaded.reset()
+
+    def run_threaded():
+        for _ in range(steps):
+            threaded.step(threaded.random_actions())
+
+    run_threaded()
+    print("VecEnv(%d, threads=2): %.2f M env-steps/s" % (envs, envs * steps / median_time(run_threaded, repeats) / 1e6))
 
     rng = random.Random(1)
     games = [PureToguz() for _ in range(envs)]
@@ -107,9 +127,12 @@ def bench_vecenv(envs, steps, repeats):
                     games[i] = game = PureToguz()
                 pure_observation(game, obs[i], masks[i])
 
-    pure_seconds = median_time(run_pure, 1)
-    pure_rate = envs * pure_steps / pure_seconds
-    print("pure Python, same loop: %.0f env-steps/s; VecEnv is %.0fx faster" % (pure_rate, rate / pure_rate))
+    pure_rate = envs * pure_steps / median_time(run_pure, 1)
+    pure_cpu_rate = envs * pure_steps / cpu_time(run_pure, 1)
+    print(
+        "pure Python, same loop: %.0f env-steps/s (%.0f per CPU-second); VecEnv is %.0fx faster (%.0fx in CPU time)"
+        % (pure_rate, pure_cpu_rate, rate / pure_rate, cpu_rate / pure_cpu_rate)
+    )
 
 
 def bench_playouts(games, repeats):
@@ -133,9 +156,11 @@ def bench_playouts(games, repeats):
 
     bound_rate = games / median_time(bound, repeats)
     pure_rate = games / median_time(pure, 1)
+    bound_cpu = games / cpu_time(bound, repeats)
+    pure_cpu = games / cpu_time(pure, 1)
     print(
-        "random playouts from a Python loop: tuzdik.Game %.0f games/s, pure Python %.1f games/s (%.0fx)"
-        % (bound_rate, pure_rate, bound_rate / pure_rate)
+        "random playouts from a Python loop: tuzdik.Game %.0f games/s, pure Python %.1f games/s"
+        " (%.0fx; %.0fx in CPU time)" % (bound_rate, pure_rate, bound_rate / pure_rate, bound_cpu / pure_cpu)
     )
 
 

@@ -50,6 +50,14 @@ pub(crate) fn make_variant(
     Ok(variant)
 }
 
+/// A game from a position string (`None` or `"startpos"`: the variant's start).
+fn game_from(variant: Variant, fen: Option<&str>) -> PyResult<Game> {
+    match fen {
+        None | Some("startpos") => Ok(Game::new(variant)),
+        Some(fen) => Game::from_fen(fen, variant).map_err(value_error),
+    }
+}
+
 /// A move as Python gives it: a hole number (0 for Mangala IV's pass) or text in either
 /// notation.
 #[derive(FromPyObject)]
@@ -186,11 +194,7 @@ impl PyGame {
         mangala: Option<&str>,
     ) -> PyResult<Self> {
         let variant = make_variant(variant, tuzdik, sowing, capture, mangala)?;
-        let game = match fen {
-            None | Some("startpos") => Game::new(variant),
-            Some(fen) => Game::from_fen(fen, variant).map_err(value_error)?,
-        };
-        PyGame::wrap(py, game, &[])
+        PyGame::wrap(py, game_from(variant, fen)?, &[])
     }
 
     /// The rules as a variant spec (`"togyz"`, `"kozdatu tuzdik=on"`, ...).
@@ -535,10 +539,7 @@ impl PyPosition {
         mangala: Option<&str>,
     ) -> PyResult<Self> {
         let variant = make_variant(variant, tuzdik, sowing, capture, mangala)?;
-        let game = match fen {
-            None | Some("startpos") => Game::new(variant),
-            Some(fen) => Game::from_fen(fen, variant).map_err(value_error)?,
-        };
+        let game = game_from(variant, fen)?;
         Ok(PyPosition {
             pos: *game.start(),
             fullmove: game.start_fullmove(),
@@ -746,7 +747,7 @@ pub fn variants() -> Vec<(&'static str, usize)> {
 }
 
 /// Refuses anything but a `Game`, naming what came instead.
-pub(crate) fn expect_game<'a, 'py>(object: &'a Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGame>> {
+pub(crate) fn expect_game<'py>(object: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGame>> {
     object
         .cast::<PyGame>()
         .map(|game| game.borrow())

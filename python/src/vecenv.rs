@@ -4,31 +4,11 @@ use numpy::ndarray::{Array, IxDyn};
 use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArrayDyn, PyArrayLike1};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use tuzdik::matchrun::openings::SplitMix;
 use tuzdik::{Game, Side, Status, Variant};
 
 use crate::encode::{self, CHANNELS, Layout};
 use crate::game::{PyGame, make_variant};
-
-/// SplitMix64: a small, fast, well-mixed generator for the random baseline (no dependency for
-/// one line of arithmetic).
-#[derive(Clone, Copy, Debug)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform index below `bound` (Lemire's multiply-shift; the bias is below 2^-50 for
-    /// the bounds used here, at most 10).
-    fn below(&mut self, bound: u32) -> u32 {
-        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u32
-    }
-}
 
 /// Plays `action` (checked legal by the caller) and returns the reward for the mover, whether
 /// the game ended, and the legal moves after it (empty once over).
@@ -97,6 +77,15 @@ struct StepOutput {
     dones: Vec<bool>,
 }
 
+/// One game's slot with its outputs, as a step's zipped iterators hand them over.
+type SlotOutputs<'a> = (
+    usize,
+    (
+        (((&'a mut Slot, &'a mut [f32]), &'a mut [bool]), &'a mut f32),
+        &'a mut bool,
+    ),
+);
+
 /// Games per task when a step is shared between threads: enough work per task to pay for it.
 const GAMES_PER_TASK: usize = 64;
 
@@ -141,13 +130,7 @@ impl PyVecEnv {
         let plane_len = CHANNELS * 2 * self.holes();
         let action_count = self.action_count();
         let fresh = &self.fresh;
-        let work = |(index, ((((slot, obs), mask), reward), done)): (
-            usize,
-            (
-                (((&mut Slot, &mut [f32]), &mut [bool]), &mut f32),
-                &mut bool,
-            ),
-        )| {
+        let work = |(index, ((((slot, obs), mask), reward), done)): SlotOutputs<'_>| {
             if let Some(actions) = actions {
                 let (gain, over, legal) = play_and_score(&mut slot.game, actions[index] as usize);
                 *reward = gain;
@@ -245,7 +228,7 @@ impl PyVecEnv {
             slots: vec![fresh.clone(); num_envs],
             fresh,
             variant,
-            rng: SplitMix(seed),
+            rng: SplitMix::new(seed),
             pool,
         })
     }
@@ -283,7 +266,7 @@ impl PyVecEnv {
         seed: Option<u64>,
     ) -> (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<bool>>) {
         if let Some(seed) = seed {
-            self.rng = SplitMix(seed);
+            self.rng = SplitMix::new(seed);
         }
         let fresh = self.fresh.clone();
         self.slots
@@ -353,7 +336,7 @@ impl PyVecEnv {
                 .map(|slot| {
                     let mut mask = slot.legal;
                     // Drop a random number of the lowest legal moves, then take the next.
-                    for _ in 0..rng.below(mask.count_ones().max(1)) {
+                    for _ in 0..rng.below(mask.count_ones().max(1) as usize) {
                         mask &= mask - 1;
                     }
                     let bit = mask.trailing_zeros();

@@ -217,3 +217,19 @@ def test_bad_pgn_names_the_line():
         record.game()
     with pytest.raises(TypeError):
         list(tuzdik.read_pgn(42))
+
+
+def test_ctrl_c_stops_a_long_perft_and_a_long_search():
+    import _thread
+    import threading
+    import time
+
+    for long_call in (lambda: tuzdik.Position().perft(20), lambda: tuzdik.Game().search(depth=100)):
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            long_call()
+        timer.join()
+        # Not a speed figure: without the signal check these calls would run for hours.
+        assert time.monotonic() - started < 60
