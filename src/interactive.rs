@@ -13,8 +13,7 @@ use crate::moves::Move;
 use crate::position::{Position, Side, Status};
 use crate::record::Record;
 use crate::search::time::Clock;
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Limits, Score};
+use crate::search::{Engine, Limits, Score};
 
 /// `tuzdik play`.
 #[derive(Args, Debug, Clone)]
@@ -115,12 +114,7 @@ fn show(eval: Eval) -> String {
 }
 
 /// Searches the game's current position. A finished game scores its exact final margin.
-fn think(
-    game: &Game,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-    tt: &TranspositionTable,
-) -> Verdict {
+fn think(game: &Game, movetime: Option<u64>, depth: Option<u32>, engine: &mut Engine) -> Verdict {
     if let Some(scores) = game.final_scores() {
         let mover = game.position().side_to_move().index();
         let margin = scores[mover] as i32 - scores[1 - mover] as i32;
@@ -136,11 +130,9 @@ fn think(
             move_time: movetime.map(|ms| ms as i64),
             ..Clock::default()
         },
-        multipv: 1,
         ..Limits::default()
     };
-    let control = Control::new(false);
-    let outcome = search::search(game, &limits, tt, 1, &control, &mut |_| {});
+    let outcome = engine.search(game, &limits, |_| {});
     let (score, depth) = outcome
         .last
         .map(|report| (report.score, report.depth))
@@ -277,7 +269,7 @@ pub fn play_with(
         Some(fen) => Game::from_fen(fen, variant).map_err(|e| format!("--fen: {e}"))?,
         None => Game::new(variant),
     };
-    let tt = TranspositionTable::new(16);
+    let mut engine = Engine::new();
     let mut names = ["Engine", "Engine"];
     names[human.index()] = "You";
     let io = |e: std::io::Error| format!("output: {e}");
@@ -310,7 +302,7 @@ pub fn play_with(
         } else if game.position().side_to_move() != human {
             writeln!(out, "The engine is thinking...").map_err(io)?;
             out.flush().map_err(io)?;
-            let verdict = think(&game, Some(args.movetime), None, &tt);
+            let verdict = think(&game, Some(args.movetime), None, &mut engine);
             let Some(mv) = verdict.best else {
                 return Err("the engine found no move in a game that is not over".to_string());
             };
@@ -370,7 +362,7 @@ pub fn play_with(
                 if game.termination().is_some() {
                     writeln!(out, "The game is over.").map_err(io)?;
                 } else {
-                    let verdict = think(&game, Some(args.movetime), None, &tt);
+                    let verdict = think(&game, Some(args.movetime), None, &mut engine);
                     if let Some(mv) = verdict.best {
                         writeln!(
                             out,
@@ -464,7 +456,7 @@ fn judge(drop: i32, best_value: i32, after_value: i32) -> Option<String> {
 fn annotate(
     record: &Record,
     args: &AnalyseArgs,
-    tt: &TranspositionTable,
+    engine: &mut Engine,
 ) -> Result<(Record, [[u32; 3]; 2]), String> {
     let full = record.replay().map_err(|e| e.to_string())?;
     let mut game = record.start().map_err(|e| e.to_string())?;
@@ -473,12 +465,12 @@ fn annotate(
     } else {
         Some(args.movetime)
     };
-    tt.clear();
-    let mut verdicts = vec![think(&game, movetime, args.depth, tt)];
+    engine.clear();
+    let mut verdicts = vec![think(&game, movetime, args.depth, engine)];
     let mut forced = vec![game.legal_moves().len() == 1];
     for &mv in full.moves() {
         game.try_play(mv).map_err(|e| e.to_string())?;
-        verdicts.push(think(&game, movetime, args.depth, tt));
+        verdicts.push(think(&game, movetime, args.depth, engine));
         forced.push(game.legal_moves().len() == 1);
     }
     // With one legal move the search has nothing to search: such a position is worth what
@@ -569,10 +561,10 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     if records.is_empty() {
         return Err(format!("{name}: no games in the file"));
     }
-    let tt = TranspositionTable::new(16);
+    let mut engine = Engine::new();
     let mut written = String::new();
     for (index, record) in records.iter().enumerate() {
-        let (annotated, counts) = annotate(record, args, &tt)
+        let (annotated, counts) = annotate(record, args, &mut engine)
             .map_err(|e| format!("{name}: game {} (line {}): {e}", index + 1, record.line))?;
         written.push_str(&annotated.to_string());
         written.push('\n');

@@ -24,6 +24,7 @@ pub mod variant;
 pub use game::{Game, GameError, Termination};
 pub use moves::{Move, MoveError};
 pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
+pub use search::Engine;
 pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod search;
 pub mod solve;

@@ -25,8 +25,7 @@ use crate::record::{Outcome, Record};
 use crate::search::eval::{
     self, FEATURES, Feature, TABLE_COUNTS, TABLE_HOLES, Weights, table_feature,
 };
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Limits};
+use crate::search::{self, Engine, Limits};
 use crate::variant::Variant;
 
 /// The options of a run.
@@ -507,11 +506,9 @@ pub fn selfplay(count: usize, nodes: u64, seed: u64) -> Result<String, String> {
         return Err("the built-in opening book is empty".to_string());
     }
     let mut rng = SplitMix::new(seed ^ 0x5e1f_91a7);
-    let tt = TranspositionTable::new(16);
-    let control = Control::new(false);
+    let mut engine = Engine::new();
     let limits = Limits {
         nodes: Some(nodes),
-        multipv: 1,
         ..Limits::default()
     };
     let mut pgn = String::new();
@@ -525,10 +522,10 @@ pub fn selfplay(count: usize, nodes: u64, seed: u64) -> Result<String, String> {
             let mv = legal[rng.below(legal.len())];
             game.try_play(mv).map_err(|e| e.to_string())?;
         }
-        tt.clear();
+        engine.clear();
         // A game that has not ended after this many plies is left without a result.
         while game.termination().is_none() && game.moves().len() < 600 {
-            let outcome = search::search(&game, &limits, &tt, 1, &control, &mut |_| {});
+            let outcome = engine.search(&game, &limits, |_| {});
             let Some(mv) = outcome.best else { break };
             game.try_play(mv).map_err(|e| e.to_string())?;
         }

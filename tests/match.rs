@@ -10,8 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use tuzdik::record::{Outcome, Record};
-use tuzdik::search::tt::TranspositionTable;
-use tuzdik::search::{Control, Limits, Score};
+use tuzdik::search::{Engine, Limits, Score};
 use tuzdik::{Game, Variant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tuzdik");
@@ -722,7 +721,8 @@ fn play_takes_moves_in_either_notation_and_undo() {
 #[test]
 #[ignore]
 fn generate_openings() {
-    let tt = TranspositionTable::new(64);
+    let mut engine = Engine::new();
+    engine.set_hash_mib(64).unwrap();
     let mut seen = HashSet::new();
     let mut candidates = Vec::new();
     let mut frontier = vec![Game::new(Variant::TOGYZ)];
@@ -742,18 +742,10 @@ fn generate_openings() {
             for game in &next {
                 let limits = Limits {
                     depth: Some(10),
-                    multipv: 1,
                     ..Limits::default()
                 };
-                tt.clear();
-                let outcome = tuzdik::search::search(
-                    game,
-                    &limits,
-                    &tt,
-                    1,
-                    &Control::new(false),
-                    &mut |_| {},
-                );
+                engine.clear();
+                let outcome = engine.search(game, &limits, |_| {});
                 let cp = match outcome.last.map(|r| r.score) {
                     Some(Score::Cp(cp)) => cp,
                     _ => continue,

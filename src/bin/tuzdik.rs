@@ -246,7 +246,7 @@ fn run_bench(depth: Option<u32>, bare: bool) -> Result<(), String> {
         let what = if bare { "bare bench" } else { "bench" };
         return Err(format!("{what} depth {depth} is outside 1..{most}"));
     }
-    let control = tuzdik::search::Control::new(false);
+    let control = tuzdik::search::StopHandle::new();
     let each = |index: usize, nodes: u64| eprintln!("position {:>2}: {nodes} nodes", index + 1);
     let result = if bare {
         bare_search::run(depth, &control, each)?

@@ -15,8 +15,9 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Info, Limits, Report, Score, ScoreBound};
+use crate::search::{
+    self, Engine, Info, Limits, Outcome, Report, Score, ScoreBound, Searching, StopHandle,
+};
 use crate::solve::tables::Tables;
 use command::{Command, GoParams, Query, StartSpec};
 use options::{Changed, Options};
@@ -120,11 +121,38 @@ pub enum Dialect {
     Ugi,
 }
 
+/// What a job runs on: a thread of its own (perft, bench), or the engine's search thread.
+enum Work {
+    Thread(JoinHandle<()>),
+    Search(Searching),
+}
+
+impl Work {
+    fn is_finished(&self) -> bool {
+        match self {
+            Work::Thread(handle) => handle.is_finished(),
+            Work::Search(search) => search.is_finished(),
+        }
+    }
+
+    /// Waits until the job has written its last line.
+    fn wait(self) {
+        match self {
+            Work::Thread(handle) => {
+                let _ = handle.join();
+            }
+            Work::Search(search) => {
+                search.wait();
+            }
+        }
+    }
+}
+
 struct Job {
     stop: Arc<AtomicBool>,
     /// The search's controls (absent for perft).
-    control: Option<Arc<Control>>,
-    handle: JoinHandle<()>,
+    control: Option<StopHandle>,
+    work: Work,
     /// Whether the job ends by itself (a finite perft or search), so that end of input may
     /// wait for it.
     finite: bool,
@@ -160,7 +188,8 @@ pub struct Session {
     game: Game,
     dialect: Dialect,
     job: Option<Job>,
-    tt: Arc<TranspositionTable>,
+    /// The search: its table, threads and options.
+    engine: Engine,
     /// Written by the loader threads, read when a search starts.
     tables: Arc<Mutex<LoadedTables>>,
     /// `TablePath` requests so far: a load installs its tables only if no later request
@@ -177,7 +206,7 @@ impl Session {
         Session {
             out,
             game: Game::new(options.variant),
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            engine: Engine::new(),
             options,
             dialect: Dialect::Uci,
             job: None,
@@ -364,11 +393,18 @@ impl Session {
                 match changed {
                     Changed::Rules => self.game = Game::new(self.options.variant),
                     Changed::Hash => self.resize_hash(before.hash_mib),
-                    Changed::ClearHash => self.tt.clear(),
+                    Changed::ClearHash => self.engine.clear(),
                     Changed::Other => {}
                 }
+                if self.options.threads != self.engine.threads()
+                    && let Err(error) = self.engine.set_threads(self.options.threads)
+                {
+                    self.options.threads = before.threads;
+                    self.out
+                        .error(&format!("Threads: {error}; keeping {}", before.threads));
+                }
             }
-            Action::NewGame => self.tt.clear(),
+            Action::NewGame => self.engine.clear(),
             Action::Position(game) => self.game = game,
             Action::Perft(depth) => self.start_perft(depth),
             Action::Go(params) => self.start_search(&params),
@@ -384,7 +420,7 @@ impl Session {
             self.stop_job();
         }
         if let Some(job) = self.job.take() {
-            let _ = job.handle.join();
+            job.work.wait();
         }
     }
 
@@ -394,7 +430,7 @@ impl Session {
         &mut self,
         spawned: std::io::Result<JoinHandle<()>>,
         stop: Arc<AtomicBool>,
-        control: Option<Arc<Control>>,
+        control: Option<StopHandle>,
         finite: bool,
         what: &str,
     ) -> bool {
@@ -403,7 +439,7 @@ impl Session {
                 self.job = Some(Job {
                     stop,
                     control,
-                    handle,
+                    work: Work::Thread(handle),
                     finite,
                 });
                 true
@@ -416,13 +452,10 @@ impl Session {
     }
 
     fn reap_finished_job(&mut self) {
-        if self
-            .job
-            .as_ref()
-            .is_some_and(|job| job.handle.is_finished())
+        if self.job.as_ref().is_some_and(|job| job.work.is_finished())
             && let Some(job) = self.job.take()
         {
-            let _ = job.handle.join();
+            job.work.wait();
         }
     }
 
@@ -432,24 +465,15 @@ impl Session {
             if let Some(control) = &job.control {
                 control.stop();
             }
-            let _ = job.handle.join();
+            job.work.wait();
         }
     }
 
     fn resize_hash(&mut self, old_mib: usize) {
-        let mib = self.options.hash_mib;
-        // Allocation failure must not abort the engine: try, and keep the old table if not.
-        // The old table goes first so that both never need to fit at once.
-        self.tt = Arc::new(TranspositionTable::new(1));
-        match TranspositionTable::try_new(mib) {
-            Ok(table) => self.tt = Arc::new(table),
-            Err(_) => {
-                self.tt = Arc::new(TranspositionTable::new(old_mib));
-                self.options.hash_mib = old_mib;
-                self.out.error(&format!(
-                    "could not allocate a {mib} MiB hash table; keeping {old_mib} MiB"
-                ));
-            }
+        // Allocation failure must not abort the engine: the engine keeps the old size.
+        if let Err(error) = self.engine.set_hash_mib(self.options.hash_mib) {
+            self.options.hash_mib = old_mib;
+            self.out.error(&error.to_string());
         }
     }
 
@@ -515,20 +539,21 @@ impl Session {
             infinite: params.infinite,
             ponder: params.ponder,
             search_moves,
-            multipv: self.options.multipv,
-            overhead: self.options.move_overhead,
-            tables: lock(&self.tables).tables.clone(),
         }
+    }
+
+    /// Gives the engine the options a search reads (the tables as loaded by now).
+    fn configure_engine(&mut self) {
+        self.engine.set_multipv(self.options.multipv);
+        self.engine.set_move_overhead(self.options.move_overhead);
+        self.engine.set_tables(lock(&self.tables).tables.clone());
     }
 
     fn start_search(&mut self, params: &GoParams) {
         let limits = self.limits(params);
-        let control = Arc::new(Control::new(limits.ponder));
-        let job_control = Arc::clone(&control);
+        self.configure_engine();
         let out = self.out.clone();
-        let game = self.game.clone();
-        let tt = Arc::clone(&self.tt);
-        let threads = self.options.threads;
+        let root = *self.game.position();
         let style = Style {
             dialect: self.dialect,
             long_moves: self.options.long_moves,
@@ -538,31 +563,46 @@ impl Session {
             || limits.clock.move_time.is_some()
             || limits.clock.time.is_some();
         let finite = bounded && !(limits.infinite || limits.ponder);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let root = *game.position();
-                let outcome =
-                    search::search(&game, &limits, &tt, threads, &job_control, &mut |info| {
-                        out.line(&style.info(&root, &info));
-                    });
+        let info_out = out.clone();
+        let started = self.engine.start(
+            &self.game,
+            &limits,
+            move |info| info_out.line(&style.info(&root, info)),
+            move |outcome: &Outcome| {
                 out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
-            });
-        if !self.adopt(
-            spawned,
-            Arc::new(AtomicBool::new(false)),
-            Some(control),
-            finite,
-            "the search",
-        ) {
-            self.out.line("bestmove 0000");
+            },
+        );
+        self.adopt_search(started, finite, "the search", "bestmove 0000");
+    }
+
+    /// Keeps a search the engine started; reports one that could not start, with
+    /// `instead` as its answer.
+    fn adopt_search(
+        &mut self,
+        started: Result<Searching, search::EngineError>,
+        finite: bool,
+        what: &str,
+        instead: &str,
+    ) {
+        match started {
+            Ok(searching) => {
+                self.job = Some(Job {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    control: Some(searching.stop_handle()),
+                    work: Work::Search(searching),
+                    finite,
+                });
+            }
+            Err(error) => {
+                self.out.error(&format!("could not start {what}: {error}"));
+                self.out.line(instead);
+            }
         }
     }
 
     fn start_bench(&mut self, depth: u32) {
-        let control = Arc::new(Control::new(false));
-        let job_control = Arc::clone(&control);
+        let control = StopHandle::new();
+        let job_control = control.clone();
         let out = self.out.clone();
         let spawned = std::thread::Builder::new()
             .name("bench".into())
@@ -694,26 +734,30 @@ impl Session {
                 .error("query side: a search, perft or bench is running; send stop first");
             return;
         }
-        let game = self.game.clone();
-        let tt = Arc::clone(&self.tt);
-        let threads = self.options.threads;
+        if let Some(answer) = settled_side(&self.game) {
+            self.out.line(&format!("response {answer}"));
+            return;
+        }
+        let limits = Limits {
+            clock: search::time::Clock {
+                move_time: Some(SIDE_ADVICE_MS),
+                ..search::time::Clock::default()
+            },
+            ..Limits::default()
+        };
+        self.configure_engine();
+        self.engine.set_multipv(1);
         let out = self.out.clone();
-        let control = Arc::new(Control::new(false));
-        let job_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name("side".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let answer = side_advice(&game, &tt, threads, &job_control);
-                out.line(&format!("response {answer}"));
-            });
-        self.adopt(
-            spawned,
-            Arc::new(AtomicBool::new(false)),
-            Some(control),
-            true,
-            "the side search",
+        let mover = self.game.position().side_to_move();
+        let started = self.engine.start(
+            &self.game,
+            &limits,
+            |_| {},
+            move |outcome: &Outcome| {
+                out.line(&format!("response {}", side_of(outcome, mover)));
+            },
         );
+        self.adopt_search(started, true, "the side search", "response either");
     }
 
     fn start_perft(&mut self, depth: u32) {
@@ -755,14 +799,9 @@ impl Session {
 /// How long `query side` searches when the game is not forced.
 pub const SIDE_ADVICE_MS: i64 = 500;
 
-/// `p1`, `p2` or `either`: who should take the first turn's side, by playing out a forced
-/// game or by a short search.
-fn side_advice(
-    game: &Game,
-    tt: &TranspositionTable,
-    threads: usize,
-    control: &Control,
-) -> &'static str {
+/// `p1`, `p2` or `either` for a game whose result needs no search: a forced game played out,
+/// or a game already over. `None` for the others.
+fn settled_side(game: &Game) -> Option<&'static str> {
     let answer_for = |status: Status| match status {
         Status::Won(Side::South) => "p1",
         Status::Won(Side::North) => "p2",
@@ -780,22 +819,16 @@ fn side_advice(
                 break;
             }
         }
-        return answer_for(line.status());
+        return Some(answer_for(line.status()));
     }
-    if game.termination().is_some() {
-        return answer_for(game.status());
-    }
-    let limits = Limits {
-        clock: search::time::Clock {
-            move_time: Some(SIDE_ADVICE_MS),
-            ..search::time::Clock::default()
-        },
-        multipv: 1,
-        ..Limits::default()
-    };
-    let outcome = search::search(game, &limits, tt, threads, control, &mut |_| {});
-    let mover = game.position().side_to_move();
-    let score = match outcome.last.map(|report| report.score) {
+    game.termination()
+        .is_some()
+        .then(|| answer_for(game.status()))
+}
+
+/// `p1`, `p2` or `either` by the score of a search with `mover` to move.
+fn side_of(outcome: &Outcome, mover: Side) -> &'static str {
+    let score = match outcome.last.as_ref().map(|report| report.score) {
         Some(Score::MatePlies(plies)) => plies.signum(),
         Some(Score::Cp(cp)) => cp.signum(),
         None => 0,

@@ -16,10 +16,12 @@
 pub mod bare;
 pub mod bench;
 mod busy;
+pub mod engine;
 pub mod eval;
 pub mod ordering;
 mod pages;
 pub mod parameters;
+mod pool;
 pub mod time;
 pub mod tt;
 
@@ -35,6 +37,8 @@ use busy::BusyMoves;
 use ordering::{Gain, Scan, Words, with_search_rows};
 use parameters::search as p;
 use tt::{Bound, TranspositionTable};
+
+pub use engine::{Engine, EngineError, Searching, StopHandle};
 
 /// The deepest ply the search reaches (iteration depth plus quiescence).
 pub const MAX_PLY: usize = 128;
@@ -118,12 +122,27 @@ pub struct Limits {
     pub ponder: bool,
     /// Root moves to consider (empty: all).
     pub search_moves: Vec<Move>,
-    /// Principal variations to report.
+}
+
+/// The engine's options that a search reads (set through [`Engine`]'s setters).
+#[derive(Clone, Debug)]
+pub(crate) struct SearchOptions {
+    /// Principal variations to report (at least 1).
     pub multipv: usize,
     /// Move Overhead, ms.
-    pub overhead: i64,
+    pub move_overhead: i64,
     /// Tables to probe (`None`: none loaded).
     pub tables: Option<Arc<Tables>>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            multipv: 1,
+            move_overhead: engine::DEFAULT_MOVE_OVERHEAD,
+            tables: None,
+        }
+    }
 }
 
 impl Limits {
@@ -195,9 +214,9 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// Signals between the protocol and a running search.
+/// Signals between a front end and a running search (shared through a [`StopHandle`]).
 #[derive(Debug, Default)]
-pub struct Control {
+pub(crate) struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
     /// When a ponder search turned into a normal one.
@@ -232,6 +251,14 @@ impl Control {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// Starts a search on this control: pondering or not. A stop asked for before stays.
+    fn begin(&self, pondering: bool) {
+        if let Ok(mut at) = self.ponderhit_at.lock() {
+            *at = None;
+        }
+        self.pondering.store(pondering, Ordering::Relaxed);
+    }
+
     fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
     }
@@ -246,12 +273,16 @@ impl Control {
 }
 
 /// State every thread of one search shares.
-struct Shared<'a> {
-    tt: &'a TranspositionTable,
+struct Shared {
+    tt: Arc<TranspositionTable>,
     /// Set when this search must end (its own limits, or the main thread finishing).
     stop: AtomicBool,
-    control: &'a Control,
-    limits: &'a Limits,
+    control: Arc<Control>,
+    limits: Limits,
+    /// Principal variations to report.
+    multipv: usize,
+    /// The game searched (its history decides repetitions).
+    game: Game,
     budget: time::Budget,
     start: Instant,
     /// Per-thread node counts, published every few hundred nodes.
@@ -259,7 +290,7 @@ struct Shared<'a> {
     /// Per-thread table hits, published with the node counts.
     tbhits: Vec<AtomicU64>,
     /// The tables, when one covers the root's variant.
-    tables: Option<&'a Tables>,
+    tables: Option<Arc<Tables>>,
     /// Kazan total from which a position may be in a table (its board has at most the
     /// tables' stones); `u32::MAX` without tables, so that the test never passes.
     probe_from_kazans: u32,
@@ -282,7 +313,7 @@ struct Finished {
     root_moves: Vec<RootMove>,
 }
 
-impl Shared<'_> {
+impl Shared {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.control.stopped()
     }
@@ -543,7 +574,7 @@ impl MoveOrder<'_> {
 /// One thread's search state.
 struct Worker<'a> {
     id: usize,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared,
     nodes: u64,
     /// Table probes that found the position.
     tbhits: u64,
@@ -707,8 +738,9 @@ const CHECK_INTERVAL: u64 = 1024;
 const SHARED_NODES_INTERVAL: u64 = 64;
 
 impl<'a> Worker<'a> {
-    fn new(id: usize, shared: &'a Shared<'a>, game: &Game, root_moves: Vec<RootMove>) -> Self {
+    fn new(id: usize, shared: &'a Shared, root_moves: Vec<RootMove>) -> Self {
         // The game's positions since the last kazan change can repeat; older ones cannot.
+        let game = &shared.game;
         let positions = game.positions();
         let current = kazan_total(game.position());
         let first = positions
@@ -770,7 +802,7 @@ impl<'a> Worker<'a> {
         if here > 0 && self.path[here - 1].1 == total {
             return None;
         }
-        let margin = self.shared.tables?.final_margin(pos)?;
+        let margin = self.shared.tables.as_deref()?.final_margin(pos)?;
         self.tbhits += 1;
         Some(table_score(margin))
     }
@@ -1187,7 +1219,7 @@ impl<'a> Worker<'a> {
         // Frontier nodes are most of the tree and their entries save little: skipping the
         // table there saves a cache miss per node.
         let use_table = depth >= 2;
-        let tt = self.shared.tt;
+        let tt = &*self.shared.tt;
         // A hash the parent did not work out (it fetches its children's buckets only where
         // they read the table) is worked out now, and its bucket fetched during the scan.
         let hash = hash.unwrap_or_else(|| {
@@ -1593,6 +1625,7 @@ impl Worker<'_> {
             tbhits: self
                 .shared
                 .tables
+                .as_ref()
                 .map(|_| self.shared.total_tbhits().max(self.tbhits)),
             pv,
         }
@@ -1607,7 +1640,7 @@ impl Worker<'_> {
     /// at least as deep as the main thread's, the main thread drops its own and takes the
     /// helper's result over (reporting it as its own), then goes on from one ply deeper.
     fn iterate(&mut self, root: &Position, on_info: &mut dyn FnMut(Info)) -> u32 {
-        let limits = self.shared.limits;
+        let limits = &self.shared.limits;
         let mut max_depth = limits
             .depth
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
@@ -1616,7 +1649,7 @@ impl Worker<'_> {
         if self.root_moves.len() == 1 && limits.answers_forced_move_at_once() {
             max_depth = 1;
         }
-        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.shared.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
         let mut depth = 1;
         loop {
@@ -1784,7 +1817,7 @@ impl Worker<'_> {
 
     fn should_stop_after_iteration(&self, depth: u32) -> bool {
         let shared = self.shared;
-        let limits = shared.limits;
+        let limits = &shared.limits;
         let best = self.root_moves[0].score;
         if let Some(mate) = limits.mate
             && best >= MATE_BOUND
@@ -1824,15 +1857,17 @@ impl Worker<'_> {
 }
 
 /// Runs a search of the game's current position. Blocks until it ends (by its limits or by
-/// `control.stop()`); `on_info` receives the reports of the main thread. A search that would
-/// end by itself while pondering or under `infinite` waits for `stop` or `ponderhit` first, as
-/// the protocol requires.
-pub fn search(
+/// `control.stop()`); `on_info` receives the reports of the main thread, which runs on the
+/// calling thread. Each of `helpers` (parked threads of the engine's pool) runs one helper
+/// worker. A search that would end by itself while pondering or under `infinite` waits for
+/// `stop` or `ponderhit` first, as the protocol requires.
+pub(crate) fn run(
     game: &Game,
     limits: &Limits,
-    tt: &TranspositionTable,
-    threads: usize,
-    control: &Control,
+    options: &SearchOptions,
+    tt: &Arc<TranspositionTable>,
+    helpers: &[pool::Sender],
+    control: &Arc<Control>,
     on_info: &mut dyn FnMut(Info),
 ) -> Outcome {
     let root = *game.position();
@@ -1848,14 +1883,17 @@ pub fn search(
         }
     }
     // Tables covering the root's variant, and the stones they cover.
-    let tables = limits.tables.as_deref().and_then(|tables| {
+    let tables = options.tables.as_ref().and_then(|tables| {
         let stones = tables.max_stones_for(root.variant())?;
-        Some((tables, root.variant().total_stones().saturating_sub(stones)))
+        Some((
+            Arc::clone(tables),
+            root.variant().total_stones().saturating_sub(stones),
+        ))
     });
     // A covered root plays a move of the best table value, as tablebase root probing does:
     // the others are left out and the search chooses among the best (and finds their pv).
     let mut root_table = None;
-    if let Some((tables, _)) = tables
+    if let Some((tables, _)) = &tables
         && let Some(values) = tables.move_values(&root)
         && let Some(best) = values
             .iter()
@@ -1878,17 +1916,20 @@ pub fn search(
         };
     }
     tt.new_search();
-    let shared = Shared {
-        tt,
+    let threads = helpers.len() + 1;
+    let shared = Arc::new(Shared {
+        tt: Arc::clone(tt),
         stop: AtomicBool::new(false),
-        control,
-        limits,
-        budget: time::plan(&limits.clock, limits.overhead),
+        control: Arc::clone(control),
+        limits: limits.clone(),
+        multipv: options.multipv,
+        game: game.clone(),
+        budget: time::plan(&limits.clock, options.move_overhead),
         start: Instant::now(),
-        nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
-        tbhits: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        tbhits: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        probe_from_kazans: tables.as_ref().map_or(u32::MAX, |(_, from)| *from),
         tables: tables.map(|(tables, _)| tables),
-        probe_from_kazans: tables.map_or(u32::MAX, |(_, from)| from),
         root_table,
         main_depth: AtomicU32::new(0),
         finished_depth: AtomicU32::new(0),
@@ -1897,7 +1938,7 @@ pub fn search(
             root_moves: Vec::new(),
         }),
         busy: (threads > 1).then(BusyMoves::new),
-    };
+    });
     let root_moves: Vec<RootMove> = legal
         .iter()
         .map(|&mv| {
@@ -1914,20 +1955,25 @@ pub fn search(
         .collect();
 
     let mut last_report = None;
-    let (best, ponder) = std::thread::scope(|scope| {
-        for id in 1..threads.max(1) {
-            let shared = &shared;
-            let root_moves = root_moves.clone();
-            let _ = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(8 << 20)
-                .spawn_scoped(scope, move || {
-                    let mut worker = Box::new(Worker::new(id, shared, game, root_moves));
-                    worker.iterate(&root, &mut |_| {});
-                    worker.publish_nodes();
-                });
-        }
-        let mut worker = Box::new(Worker::new(0, &shared, game, root_moves));
+    let (helpers_done, helper_finished) = std::sync::mpsc::channel::<()>();
+    let mut helpers_running = 0;
+    for (index, helper) in helpers.iter().enumerate() {
+        let id = index + 1;
+        let shared = Arc::clone(&shared);
+        let root_moves = root_moves.clone();
+        let done = helpers_done.clone();
+        let sent = helper.send(Box::new(move || {
+            let mut worker = Box::new(Worker::new(id, &shared, root_moves));
+            worker.iterate(&root, &mut |_| {});
+            worker.publish_nodes();
+            drop(worker);
+            let _ = done.send(());
+        }));
+        helpers_running += usize::from(sent.is_ok());
+    }
+    drop(helpers_done);
+    let (best, ponder) = {
+        let mut worker = Box::new(Worker::new(0, &shared, root_moves));
         let mut forward = |info: Info| {
             if let Info::Line(report) = &info
                 && report.multipv == 1
@@ -1964,7 +2010,7 @@ pub fn search(
         } else if let Some(mut line) = completed_line {
             // The last completed iteration's line (again, if a stop cut the next one short
             // or other lines of a MultiPV followed it).
-            let again = worker.stopped || limits.multipv > 1;
+            let again = worker.stopped || options.multipv > 1;
             line.nodes = shared.total_nodes().max(worker.nodes);
             line.time = shared.start.elapsed();
             line.hashfull = tt.hashfull();
@@ -1987,7 +2033,13 @@ pub fn search(
             on_info(Info::Line(line));
         }
         (best, ponder)
-    });
+    };
+    // Every helper has published its count once it is done.
+    for _ in 0..helpers_running {
+        if helper_finished.recv().is_err() {
+            break;
+        }
+    }
     let nodes = shared.total_nodes();
     if let Some(report) = last_report.as_mut() {
         report.nodes = nodes;
@@ -2132,10 +2184,10 @@ mod tests {
                 }
                 game.try_play(legal[choice % legal.len()]).unwrap();
             }
-            let limits = super::Limits { depth: Some(depth), multipv: 1, ..super::Limits::default() };
-            let tt = super::TranspositionTable::new(1);
-            let control = super::Control::new(false);
-            let outcome = super::search(&game, &limits, &tt, 1, &control, &mut |_| {});
+            let limits = super::Limits { depth: Some(depth), ..super::Limits::default() };
+            let mut engine = super::Engine::new();
+            engine.set_hash_mib(1).unwrap();
+            let outcome = engine.search(&game, &limits, |_| {});
             let legal = game.legal_moves();
             match outcome.best {
                 Some(best) => prop_assert!(legal.contains(&best), "{} plays {}", game.fen(), best),
