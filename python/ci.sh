@@ -18,6 +18,9 @@ python3 -m venv "$work/venv"
 . "$work/venv/bin/activate"
 python -m pip install --quiet --upgrade pip
 cd "$repo"
+# The engine crate and its dependencies build as `cargo build --release` builds them (the
+# binding crate keeps the default release profile), so CI reuses the root's artifacts.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 echo "+ $install_line"
 eval "$install_line"
 python -m pip install --quiet pytest

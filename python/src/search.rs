@@ -1,16 +1,15 @@
-//! `Game.search` and `tuzdik.Engine`. Every call into the engine's search goes through
-//! [`engine_search`], the one place to change when the embedding API lands.
+//! `Game.search` and `tuzdik.Engine`, over the engine crate's embedding API
+//! ([`tuzdik::Engine`]): every search goes through [`engine_search`].
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::Mutex;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use tuzdik::Game;
-use tuzdik::search::tt::TranspositionTable;
-use tuzdik::search::{Control, Info, Limits, Report, Score, ScoreBound, search};
+use tuzdik::search::{Info, Limits, Report, Score, ScoreBound, StopHandle};
+use tuzdik::{Engine, Game};
 
-use crate::game::{expect_game, move_number};
+use crate::game::{expect_game, move_number, value_error};
 use crate::interrupt::run_interruptible;
 
 /// What Python asked for.
@@ -18,46 +17,33 @@ struct Request {
     depth: Option<u32>,
     nodes: Option<u64>,
     movetime_ms: Option<i64>,
-    threads: usize,
     multipv: usize,
 }
 
-/// What came back: the best move, its reply and the last report of each PV.
+/// What came back: the best move and the last complete report of each PV.
 struct Answer {
     best: Option<tuzdik::Move>,
     lines: Vec<Report>,
     nodes: u64,
 }
 
-/// Runs one search of `game`'s position through the engine's search API.
-fn engine_search(
-    game: &Game,
-    request: &Request,
-    table: &TranspositionTable,
-    control: &Control,
-) -> Answer {
+/// Runs one search of `game`'s position on `engine`, stopped early by `stop`.
+fn engine_search(engine: &mut Engine, game: &Game, request: &Request, stop: &StopHandle) -> Answer {
     let mut limits = Limits {
         depth: request.depth,
         nodes: request.nodes,
-        multipv: request.multipv,
         ..Limits::default()
     };
     limits.clock.move_time = request.movetime_ms;
+    engine.set_multipv(request.multipv);
     let mut last_by_pv: BTreeMap<usize, Report> = BTreeMap::new();
-    let outcome = search(
-        game,
-        &limits,
-        table,
-        request.threads,
-        control,
-        &mut |info| {
-            if let Info::Line(report) = info
-                && report.bound.is_none()
-            {
-                last_by_pv.insert(report.multipv, report);
-            }
-        },
-    );
+    let outcome = engine.search_with(game, &limits, stop, |info| {
+        if let Info::Line(report) = info
+            && report.bound.is_none()
+        {
+            last_by_pv.insert(report.multipv, report.clone());
+        }
+    });
     let mut lines: Vec<Report> = last_by_pv.into_values().collect();
     if lines.is_empty()
         && let Some(last) = outcome.last
@@ -170,29 +156,24 @@ fn line_of(report: &Report) -> PySearchLine {
 /// `Engine(hash_mb=16, threads=1)`
 #[pyclass(name = "Engine", module = "tuzdik", frozen)]
 pub struct PyEngine {
-    table: Arc<TranspositionTable>,
-    threads: usize,
+    engine: Mutex<Engine>,
 }
 
 impl PyEngine {
     pub(crate) fn create(hash_mb: usize, threads: usize) -> PyResult<PyEngine> {
-        if threads == 0 || threads > 256 {
-            return Err(PyValueError::new_err(format!(
-                "threads must be 1..256, not {threads}"
-            )));
-        }
-        if hash_mb == 0 || hash_mb > 1 << 20 {
-            return Err(PyValueError::new_err(format!(
-                "hash_mb must be 1..1048576, not {hash_mb}"
-            )));
-        }
-        let table = TranspositionTable::try_new(hash_mb).map_err(|error| {
-            PyValueError::new_err(format!("cannot allocate {hash_mb} MiB: {error}"))
-        })?;
+        let mut engine = Engine::new();
+        engine.set_threads(threads).map_err(value_error)?;
+        engine.set_hash_mib(hash_mb).map_err(value_error)?;
         Ok(PyEngine {
-            table: Arc::new(table),
-            threads,
+            engine: Mutex::new(engine),
         })
+    }
+
+    /// The engine, even after a search thread panicked (the engine replaces lost threads).
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -244,15 +225,13 @@ impl PyEngine {
             depth,
             nodes,
             movetime_ms,
-            threads: self.threads,
             multipv,
         };
-        let control = Control::new(false);
-        let table = Arc::clone(&self.table);
+        let stop = StopHandle::new();
         let answer = run_interruptible(
             py,
-            || control.stop(),
-            || engine_search(game, &request, &table, &control),
+            || stop.stop(),
+            || engine_search(&mut self.engine(), game, &request, &stop),
         )?;
         let lines: Vec<PySearchLine> = answer.lines.iter().map(line_of).collect();
         let first = lines.first();
@@ -299,19 +278,18 @@ impl PyEngine {
 
     /// Forgets everything the table holds (a new game).
     fn clear(&self, py: Python<'_>) {
-        let table = Arc::clone(&self.table);
-        py.detach(move || table.clear());
+        py.detach(|| self.engine().clear());
     }
 
     /// Search threads.
     #[getter]
     fn threads(&self) -> usize {
-        self.threads
+        self.engine().threads()
     }
 
     /// The table's size in MiB.
     #[getter]
     fn hash_mb(&self) -> usize {
-        self.table.bytes() >> 20
+        self.engine().hash_mib()
     }
 }
