@@ -14,6 +14,7 @@ import argparse
 import pathlib
 import random
 import re
+import resource
 import statistics
 import subprocess
 import time
@@ -52,16 +53,33 @@ def native_perft_seconds(binary, depth, repeats):
     return statistics.median(times)
 
 
+def native_perft_cpu(binary, depth, repeats):
+    """CPU seconds of `tuzdik perft depth` less those of `tuzdik perft 1` (start-up)."""
+
+    def cpu_of(d):
+        times = []
+        for _ in range(repeats):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([str(binary), "perft", str(d), "--threads", "1"], check=True, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        return statistics.median(times)
+
+    return cpu_of(depth) - cpu_of(1)
+
+
 def bench_perft(binary, repeats):
     start = tuzdik.Position()
-    for depth in (7, 8):
+    for depth in (7, 8, 9):
         nodes = start.perft(depth)
         bound = median_time(lambda: start.perft(depth), repeats)
-        line = "perft %d (%d nodes): binding %.4f s (%.4f s CPU)" % (
-            depth, nodes, bound, cpu_time(lambda: start.perft(depth), repeats))
+        line = "perft %d (%d nodes): binding %.4f s" % (depth, nodes, bound)
         if binary.is_file():
             native = native_perft_seconds(binary, depth, repeats)
-            line += ", native %.4f s, ratio %.2fx" % (native, bound / native)
+            native_cpu = native_perft_cpu(binary, depth, repeats)
+            bound_cpu = cpu_time(lambda: start.perft(depth), repeats)
+            line += "; native %.4f s (%.4f s CPU); binding/native %.2fx (%.2fx in CPU time)" % (
+                native, native_cpu, bound / native, bound_cpu / native_cpu)
         print(line)
 
 
