@@ -567,7 +567,8 @@ fn multipv_lines_come_best_first_at_every_depth() {
             let prefix = format!("info depth {depth} ");
             let exact: Vec<&String> = lines
                 .iter()
-                .filter(|l| l.starts_with(&prefix) && !l.contains("bound"))
+                // Lines only: a search slower than 3 s also reports `currmove`.
+                .filter(|l| l.starts_with(&prefix) && l.contains(" pv ") && !l.contains("bound"))
                 .collect();
             assert!(exact.len() >= 3, "{position} depth {depth}: {lines:#?}");
             let numbers: Vec<&str> = exact[..3]
@@ -585,4 +586,25 @@ fn multipv_lines_come_best_first_at_every_depth() {
         assert_eq!(field(last_info(&lines), "pv"), Some(best), "{position}");
         engine.quit();
     }
+}
+
+/// End of input after `ponderhit` lets the timed search that `ponderhit` started run to its
+/// move time (issue 37.3): it used to be stopped at once, at depth 2.
+#[test]
+fn end_of_input_after_ponderhit_lets_the_timed_search_finish() {
+    let mut engine = Engine::start();
+    engine.send("go ponder movetime 1500");
+    engine.send("ponderhit");
+    let started = Instant::now();
+    let (status, lines) = engine.finish(LONG);
+    let took = started.elapsed();
+    assert!(status.success(), "exit status {status}");
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove")),
+        "{lines:#?}"
+    );
+    assert!(
+        took >= Duration::from_millis(1000),
+        "answered after {took:?}: {lines:#?}"
+    );
 }

@@ -156,6 +156,9 @@ struct Job {
     /// Whether the job ends by itself (a finite perft or search), so that end of input may
     /// wait for it.
     finite: bool,
+    /// Whether it ends by itself after `ponderhit` (a ponder search with a clock or a move
+    /// time, a depth or a node limit).
+    finite_after_ponderhit: bool,
 }
 
 /// The tables `TablePath` loaded, and the request that loaded them.
@@ -329,8 +332,11 @@ impl Session {
             Command::IsReady => self.is_ready(),
             Command::Stop => self.stop_job(),
             Command::PonderHit => {
-                if let Some(control) = self.job.as_ref().and_then(|job| job.control.as_ref()) {
+                if let Some(job) = self.job.as_mut()
+                    && let Some(control) = &job.control
+                {
                     control.ponderhit();
+                    job.finite |= job.finite_after_ponderhit;
                 }
             }
             Command::Eval => self.eval(),
@@ -441,6 +447,7 @@ impl Session {
                     control,
                     work: Work::Thread(handle),
                     finite,
+                    finite_after_ponderhit: finite,
                 });
                 true
             }
@@ -563,6 +570,7 @@ impl Session {
             || limits.clock.move_time.is_some()
             || limits.clock.time.is_some();
         let finite = bounded && !(limits.infinite || limits.ponder);
+        let finite_after_ponderhit = bounded && !limits.infinite;
         let info_out = out.clone();
         let started = self.engine.start(
             &self.game,
@@ -572,7 +580,12 @@ impl Session {
                 out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
             },
         );
-        self.adopt_search(started, finite, "the search", "bestmove 0000");
+        self.adopt_search(
+            started,
+            [finite, finite_after_ponderhit],
+            "the search",
+            "bestmove 0000",
+        );
     }
 
     /// Keeps a search the engine started; reports one that could not start, with
@@ -580,7 +593,7 @@ impl Session {
     fn adopt_search(
         &mut self,
         started: Result<Searching, search::EngineError>,
-        finite: bool,
+        [finite, finite_after_ponderhit]: [bool; 2],
         what: &str,
         instead: &str,
     ) {
@@ -591,6 +604,7 @@ impl Session {
                     control: Some(searching.stop_handle()),
                     work: Work::Search(searching),
                     finite,
+                    finite_after_ponderhit,
                 });
             }
             Err(error) => {
@@ -757,7 +771,7 @@ impl Session {
                 out.line(&format!("response {}", side_of(outcome, mover)));
             },
         );
-        self.adopt_search(started, true, "the side search", "response either");
+        self.adopt_search(started, [true, true], "the side search", "response either");
     }
 
     fn start_perft(&mut self, depth: u32) {

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use super::bench::{BenchResult, positions};
 use super::ordering::ring_words;
-use super::{INFINITY, StopHandle, eval, terminal_score};
+use super::score::{INFINITY, terminal_score};
+use super::{StopHandle, eval};
 use crate::position::Position;
 
 /// The default depth of `tuzdik bench --bare`: about as many nodes as the real bench.

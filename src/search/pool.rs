@@ -76,7 +76,8 @@ impl Pool {
         self.threads.len()
     }
 
-    /// Senders to every thread, in order.
+    /// Senders to every thread, in order. A thread ends only once every sender to it is
+    /// dropped: hold them no longer than the tasks sent.
     pub(crate) fn senders(&self) -> Vec<Sender> {
         self.threads
             .iter()
@@ -126,8 +127,7 @@ mod tests {
             names,
             ["test-1", "test-1", "test-1", "test-2", "test-2", "test-2"]
         );
-        let senders = pool.senders();
-        let _ = senders[0].send(Box::new(|| panic!("a task that fails")));
+        let _ = pool.senders()[0].send(Box::new(|| panic!("a task that fails")));
         while !pool.threads[0].thread.is_finished() {
             std::thread::yield_now();
         }
