@@ -11,6 +11,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod calibrate;
 pub mod game;
 pub mod interactive;
 pub mod matchrun;

@@ -634,3 +634,48 @@ fn node_limits_hold_within_five_percent_on_many_threads() {
     }
     engine.quit();
 }
+
+/// The contract's `cp`: the expected final margin of the side to move. In a late position with
+/// 28 against 65 in the kazans and 37 stones on the board, South can finish anywhere from 74
+/// stones behind to level, and no reported score may leave that range (the raw evaluation said
+/// about -96 stones here). `UCI_ShowWDL` adds win/draw/loss chances summing to 1000.
+#[test]
+fn scores_stay_within_the_possible_margin_and_wdl_sums_to_a_thousand() {
+    let mut engine = Engine::start();
+    engine.send("position fen X,0,0,2,1,2,2,2,2/0,0,1,1,24,24,4,X,4 28 65 w 21");
+    engine.send("go depth 8");
+    let plain = engine.until("bestmove", LONG);
+    assert!(
+        plain.iter().all(|l| !l.contains(" wdl ")),
+        "wdl without UCI_ShowWDL: {plain:#?}"
+    );
+    engine.send("setoption name UCI_ShowWDL value true");
+    engine.send("go depth 10");
+    let lines = engine.until("bestmove", LONG);
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!infos.is_empty(), "{lines:#?}");
+    for line in infos {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| words.iter().position(|w| *w == key);
+        if let Some(i) = at("cp") {
+            let cp: i32 = words[i + 1].parse().unwrap();
+            assert!((-7400..=0).contains(&cp), "{line}");
+        }
+        let i = at("wdl").unwrap_or_else(|| panic!("no wdl in {line}"));
+        let wdl: Vec<u32> = words[i + 1..i + 4]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+        assert!(wdl[2] > wdl[0], "South is far behind: {line}");
+    }
+    engine.send("setoption name UCI_ShowWDL value perhaps");
+    let refused = engine.drain(Duration::from_millis(300));
+    assert!(
+        refused
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("UCI_ShowWDL")),
+        "{refused:#?}"
+    );
+    engine.quit();
+}

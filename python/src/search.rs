@@ -6,7 +6,8 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use tuzdik::search::{Info, Limits, Report, Score, ScoreBound, StopHandle};
+use tuzdik::Position;
+use tuzdik::search::{Info, Limits, Report, Score, ScoreBound, StopHandle, calibration};
 use tuzdik::{Engine, Game};
 
 use crate::game::{expect_game, move_number, value_error};
@@ -76,6 +77,8 @@ pub struct PySearchLine {
     depth: u32,
     /// Deepest ply reached.
     seldepth: u32,
+    /// Win/draw/loss chances of the side to move, per mille (summing to 1000).
+    wdl: (u32, u32, u32),
 }
 
 /// What `search` found.
@@ -89,7 +92,8 @@ pub struct PySearchResult {
     cp: Option<i32>,
     /// The first line's mate distance in moves.
     mate: Option<i32>,
-    /// Win/draw/loss permille for the side to move; `None`: this engine build reports none.
+    /// The first line's win/draw/loss chances of the side to move, per mille; `None` without a
+    /// finished iteration.
     wdl: Option<(u32, u32, u32)>,
     /// The first line's principal variation.
     pv: Vec<u32>,
@@ -127,8 +131,11 @@ impl PySearchLine {
     }
 }
 
-fn line_of(report: &Report) -> PySearchLine {
-    let (score, cp, mate) = match report.score {
+/// A report as the protocol shows it: the score on the expected-final-margin scale, and the
+/// win/draw/loss chances, both for the side to move in `root`.
+fn line_of(report: &Report, root: &Position) -> PySearchLine {
+    let (shown, [win, draw, loss]) = calibration::shown(report.score, root);
+    let (score, cp, mate) = match shown {
         Score::Cp(cp) => (format!("cp {cp}"), Some(cp), None),
         Score::MatePlies(plies) => {
             let moves = Score::mate_moves(plies);
@@ -148,6 +155,7 @@ fn line_of(report: &Report) -> PySearchLine {
         pv: report.pv.iter().map(|&mv| move_number(mv)).collect(),
         depth: report.depth,
         seldepth: report.seldepth,
+        wdl: (win, draw, loss),
     }
 }
 
@@ -233,14 +241,19 @@ impl PyEngine {
             || stop.stop(),
             || engine_search(&mut self.engine(), game, &request, &stop),
         )?;
-        let lines: Vec<PySearchLine> = answer.lines.iter().map(line_of).collect();
+        let root = *game.position();
+        let lines: Vec<PySearchLine> = answer
+            .lines
+            .iter()
+            .map(|report| line_of(report, &root))
+            .collect();
         let first = lines.first();
         Ok(PySearchResult {
             best: answer.best.map(move_number),
             score: first.map(|line| line.score.clone()),
             cp: first.and_then(|line| line.cp),
             mate: first.and_then(|line| line.mate),
-            wdl: None,
+            wdl: first.map(|line| line.wdl),
             pv: first.map(|line| line.pv.clone()).unwrap_or_default(),
             depth: first.map_or(0, |line| line.depth),
             nodes: answer.nodes,

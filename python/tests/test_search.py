@@ -11,7 +11,10 @@ def test_search_returns_a_legal_move_with_its_line():
     assert result.pv[0] == result.best
     assert result.depth == 5 and result.nodes > 0
     assert result.score.startswith("cp ") and result.cp is not None and result.mate is None
-    assert result.wdl is None
+    win, draw, loss = result.wdl
+    assert win + draw + loss == 1000
+    # The score is the expected final margin: never beyond what the board still allows.
+    assert abs(result.cp) <= 100 * 162
     line = game.copy()
     for move in result.pv:
         line.play(move)
@@ -31,6 +34,7 @@ def test_a_won_endgame_is_a_mate_score():
     game = tuzdik.Game(fen="0,0,0,0,0,0,0,0,2/1,0,0,0,0,0,0,0,0 80 79 w")
     result = game.search(depth=3)
     assert result.best == 9 and result.mate == 1 and result.score == "mate 1"
+    assert result.wdl == (1000, 0, 0)
 
 
 def test_engine_keeps_its_table_and_limits_are_checked():

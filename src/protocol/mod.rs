@@ -17,6 +17,7 @@ use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
 use crate::search::{
     self, Engine, Info, Limits, Outcome, Report, Score, ScoreBound, Searching, StopHandle,
+    calibration,
 };
 use crate::solve::tables::Tables;
 use command::{Command, GoParams, Query, StartSpec};
@@ -709,6 +710,7 @@ impl Session {
         let style = Style {
             dialect: self.dialect,
             long_moves: self.options.long_moves,
+            show_wdl: self.options.show_wdl,
         };
         let bounded = limits.depth.is_some()
             || limits.nodes.is_some()
@@ -1015,6 +1017,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 struct Style {
     dialect: Dialect,
     long_moves: bool,
+    show_wdl: bool,
 }
 
 impl Style {
@@ -1052,12 +1055,18 @@ impl Style {
             Some(ScoreBound::Upper) => " upperbound",
             None => "",
         };
+        let (score, [win, draw, loss]) = calibration::shown(report.score, root);
+        let wdl = if self.show_wdl {
+            format!(" wdl {win} {draw} {loss}")
+        } else {
+            String::new()
+        };
         let mut line = format!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {millis}",
+            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {millis}",
             report.depth,
             report.seldepth,
             report.multipv,
-            self.score(report.score),
+            self.score(score),
             report.nodes,
             report.hashfull,
         );

@@ -32,6 +32,7 @@ mod alphabeta;
 pub mod bare;
 pub mod bench;
 mod busy;
+pub mod calibration;
 mod deepening;
 pub mod engine;
 pub mod eval;

@@ -65,6 +65,71 @@ enum Command {
     /// Play and analyse in the browser: a local web page that drives an engine through the
     /// protocol (this one by default; see docs/gui.md).
     Gui(gui::GuiArgs),
+    /// Fit (or check) the models that turn the search's score into the expected final margin
+    /// and win/draw/loss chances, on the engine's own games (see docs/calibration.md).
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Args)]
+struct CalibrateArgs {
+    /// Play this many self-play games (in this process, so the scores are the search's own).
+    #[arg(long, default_value_t = 0)]
+    selfplay: usize,
+    /// Nodes per move in the self-play games.
+    #[arg(long, default_value_t = 40_000)]
+    nodes: u64,
+    /// Self-play games played side by side (one search thread each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the openings' order and random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Opening book for self-play (one position string a line); the built-in one by default.
+    #[arg(long)]
+    openings: Option<String>,
+    /// PGN files whose move comments hold internal scores (such as `calibrate --save`'s).
+    #[arg(long)]
+    pgn: Vec<String>,
+    /// Write the self-play games (with their internal scores) to this PGN file.
+    #[arg(long)]
+    save: Option<String>,
+    /// Write every scored position (game, internal score, kazan margin, stones on the board,
+    /// board share, final margin) to this CSV file.
+    #[arg(long)]
+    samples: Option<String>,
+    /// Judge the engine's built-in models on the games instead of fitting new ones; exits
+    /// non-zero when a bucket or decile is outside the bars.
+    #[arg(long)]
+    check: bool,
+}
+
+fn run_calibrate(args: &CalibrateArgs) -> Result<(), String> {
+    if args.nodes == 0 {
+        return Err("--nodes must be at least 1".to_string());
+    }
+    if args.threads == 0 || args.threads > 256 {
+        return Err(format!(
+            "--threads {} is out of range (1..256)",
+            args.threads
+        ));
+    }
+    let options = tuzdik::calibrate::CalibrateOptions {
+        selfplay: args.selfplay,
+        nodes: args.nodes,
+        threads: args.threads,
+        seed: args.seed,
+        openings: args.openings.clone(),
+        pgn: args.pgn.clone(),
+        check: args.check,
+        save: args.save.clone(),
+        samples: args.samples.clone(),
+    };
+    let (report, within) = tuzdik::calibrate::run(&options)?;
+    print!("{report}");
+    if args.check && !within {
+        return Err("the built-in models are outside the bars on these games".to_string());
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -527,6 +592,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Tune(args)) => run_tune(args),
+        Some(Command::Calibrate(args)) => run_calibrate(args),
         Some(Command::Gui(args)) => gui::run(args),
     };
     match outcome {
