@@ -12,6 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tuzdik::position::bench_api;
 use tuzdik::{Move, Position, Side, Variant};
 
 /// How many (position, move) pairs the benchmarks walk through.
@@ -70,7 +71,10 @@ fn make(c: &mut Criterion) {
         b.iter(|| {
             for (pos, mv) in &list {
                 let mut child = *pos;
-                black_box(child.play_unhashed(u32::from(mv.source().unwrap() - 1)));
+                black_box(bench_api::play_unhashed(
+                    &mut child,
+                    u32::from(mv.source().unwrap() - 1),
+                ));
                 black_box(&child);
             }
         })
@@ -81,7 +85,10 @@ fn make(c: &mut Criterion) {
         b.iter(|| {
             for (pos, mv) in &list {
                 let mut child = *pos;
-                black_box(child.play_unhashed(u32::from(mv.source().unwrap() - 1)));
+                black_box(bench_api::play_unhashed(
+                    &mut child,
+                    u32::from(mv.source().unwrap() - 1),
+                ));
                 black_box(child.compute_key());
             }
         })
@@ -129,7 +136,7 @@ fn walk_recomputed(pos: &Position, depth: u32) -> u64 {
         let bit = mask.trailing_zeros();
         mask &= mask - 1;
         let mut child = *pos;
-        child.play_unhashed(bit);
+        bench_api::play_unhashed(&mut child, bit);
         sum = sum.wrapping_add(walk_recomputed(&child, depth - 1));
     }
     sum
@@ -146,7 +153,7 @@ fn walk_unhashed(pos: &Position, depth: u32) -> u64 {
         let bit = mask.trailing_zeros();
         mask &= mask - 1;
         let mut child = *pos;
-        child.play_unhashed(bit);
+        bench_api::play_unhashed(&mut child, bit);
         sum = sum.wrapping_add(walk_unhashed(&child, depth - 1));
     }
     sum

@@ -12,9 +12,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tuzdik::search::ordering::{Scan, ring_words};
+use tuzdik::position::gains::{Scan, ring_words};
 use tuzdik::search::tt::{Bound, TranspositionTable};
-use tuzdik::search::{Control, Limits, eval, search};
+use tuzdik::search::{Engine, Limits, eval};
 use tuzdik::{Game, Position, Variant};
 
 /// How many positions the per-node benchmarks walk through.
@@ -112,18 +112,16 @@ fn fixed_depth(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
-    let tt = TranspositionTable::new(16);
+    let mut engine = Engine::new();
     let game = Game::new(Variant::TOGYZ);
     let limits = Limits {
         depth: Some(14),
-        multipv: 1,
         ..Limits::default()
     };
     group.bench_function("startpos depth 14", |b| {
         b.iter(|| {
-            tt.clear();
-            let control = Control::new(false);
-            black_box(search(&game, &limits, &tt, 1, &control, &mut |_| {}).nodes)
+            engine.clear();
+            black_box(engine.search(&game, &limits, |_| {}).nodes)
         })
     });
     group.finish();

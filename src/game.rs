@@ -5,8 +5,8 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::moves::{Move, MoveError};
-use crate::position::{Effect, PlayError, Position, PositionError, Side, Status, text};
+use crate::moves::Move;
+use crate::position::{Effect, MoveError, PlayError, Position, PositionError, Side, Status, text};
 use crate::variant::Variant;
 
 /// How a finished game ended.
@@ -124,13 +124,26 @@ impl Game {
         &self.moves
     }
 
-    /// The current fullmove number: it goes up after each North move.
+    /// The current fullmove number: it goes up after each North move, and stays at
+    /// `u32::MAX` once there, so that [`fen`](Self::fen) is always a string
+    /// [`Game::from_fen`] accepts.
+    ///
+    /// ```
+    /// use tuzdik::{Game, Variant};
+    /// let fen = "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 4294967295";
+    /// let mut game = Game::from_fen(fen, Variant::TOGYZ).unwrap();
+    /// game.play_text("1").unwrap();
+    /// game.play_text("1").unwrap();
+    /// assert_eq!(game.fullmove(), u32::MAX);
+    /// assert!(Game::from_fen(&game.fen(), Variant::TOGYZ).is_ok());
+    /// ```
     pub fn fullmove(&self) -> u32 {
         let north_moves = self.positions[..self.moves.len()]
             .iter()
             .filter(|pos| pos.side_to_move() == Side::North)
-            .count() as u32;
-        self.start_fullmove + north_moves
+            .count();
+        self.start_fullmove
+            .saturating_add(u32::try_from(north_moves).unwrap_or(u32::MAX))
     }
 
     /// The current position string, with the fullmove number.
@@ -305,6 +318,18 @@ mod tests {
         assert_eq!(game.undo(), Some(Move::hole(1)));
         assert_eq!(game.fullmove(), 6);
         assert!(game.fen().ends_with(" w 6"));
+    }
+
+    #[test]
+    fn the_fullmove_number_stops_at_its_largest_value() {
+        let start = "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 b 4294967295";
+        let mut game = Game::from_fen(start, Variant::TOGYZ).unwrap();
+        for _ in 0..3 {
+            game.play_text("1").unwrap();
+            assert_eq!(game.fullmove(), u32::MAX);
+            let again = Game::from_fen(&game.fen(), Variant::TOGYZ).unwrap();
+            assert_eq!(again.position(), game.position());
+        }
     }
 
     #[test]

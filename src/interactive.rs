@@ -13,8 +13,7 @@ use crate::moves::Move;
 use crate::position::{Position, Side, Status};
 use crate::record::Record;
 use crate::search::time::Clock;
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Limits, Score};
+use crate::search::{Engine, Limits, Score, calibration};
 
 /// `tuzdik play`.
 #[derive(Args, Debug, Clone)]
@@ -49,16 +48,23 @@ pub struct AnalyseArgs {
     pub out: Option<PathBuf>,
 }
 
-/// Score drops (in stones, for the side that moved) from which a move is marked.
-pub const INACCURACY_STONES: f64 = 3.0;
-/// See [`INACCURACY_STONES`].
-pub const MISTAKE_STONES: f64 = 6.0;
-/// See [`INACCURACY_STONES`].
-pub const BLUNDER_STONES: f64 = 12.0;
+/// Losses of win expectation (the chance of a win plus half the chance of a draw, from 0 to
+/// 1, for the side that moved) from which a move is marked: lichess's thresholds, which are
+/// 0.1, 0.2 and 0.3 on its -1..1 scale of winning chances. Judging by chances rather than
+/// stones keeps a decided game quiet: a move that gives back ten stones of a won game loses
+/// no chance of winning it.
+pub const INACCURACY_LOSS: f64 = 0.05;
+/// See [`INACCURACY_LOSS`].
+pub const MISTAKE_LOSS: f64 = 0.10;
+/// See [`INACCURACY_LOSS`].
+pub const BLUNDER_LOSS: f64 = 0.15;
 
-/// A proven result counts as this many centistones, less one per ply to it, when scores are
-/// compared.
-const PROVEN: i32 = 100_000;
+/// A move's accuracy in percent from the win expectation it lost (0..1), by lichess's published
+/// formula `103.1668 e^(-0.04354 d) - 3.1669` on the loss `d` in percentage points.
+pub fn move_accuracy(loss: f64) -> f64 {
+    let points = (loss * 100.0).max(0.0);
+    (103.1668 * (-0.04354 * points).exp() - 3.1669).clamp(0.0, 100.0)
+}
 
 /// What a position is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,22 +76,13 @@ enum Eval {
 }
 
 /// A search result: the move and the position's worth for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Verdict {
     best: Option<Move>,
     score: Eval,
     depth: u32,
-}
-
-/// Comparable centistones for the side to move: a finished game or a proven result counts
-/// as a win or a loss, whatever the margin.
-fn value(eval: Eval) -> i32 {
-    match eval {
-        Eval::Search(Score::Cp(cp)) => cp,
-        Eval::Search(Score::MatePlies(p)) if p > 0 => PROVEN - p,
-        Eval::Search(Score::MatePlies(p)) => -PROVEN - p,
-        Eval::Final(margin) => PROVEN * margin.signum(),
-    }
+    /// The side to move's win expectation (a win plus half a draw), 0 to 1.
+    expectation: f64,
 }
 
 fn negate(eval: Eval) -> Eval {
@@ -115,12 +112,7 @@ fn show(eval: Eval) -> String {
 }
 
 /// Searches the game's current position. A finished game scores its exact final margin.
-fn think(
-    game: &Game,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-    tt: &TranspositionTable,
-) -> Verdict {
+fn think(game: &Game, movetime: Option<u64>, depth: Option<u32>, engine: &mut Engine) -> Verdict {
     if let Some(scores) = game.final_scores() {
         let mover = game.position().side_to_move().index();
         let margin = scores[mover] as i32 - scores[1 - mover] as i32;
@@ -128,6 +120,7 @@ fn think(
             best: None,
             score: Eval::Final(margin * 100),
             depth: 0,
+            expectation: f64::from(margin.signum() + 1) / 2.0,
         };
     }
     let limits = Limits {
@@ -136,19 +129,22 @@ fn think(
             move_time: movetime.map(|ms| ms as i64),
             ..Clock::default()
         },
-        multipv: 1,
         ..Limits::default()
     };
-    let control = Control::new(false);
-    let outcome = search::search(game, &limits, tt, 1, &control, &mut |_| {});
-    let (score, depth) = outcome
+    let outcome = engine.search(game, &limits, |_| {});
+    // Scores as the protocol shows them: the expected final margin, never beyond the possible.
+    let (score, wdl, depth) = outcome
         .last
-        .map(|report| (report.score, report.depth))
-        .unwrap_or((Score::Cp(0), 0));
+        .map(|report| {
+            let (score, wdl) = calibration::shown(report.score, game.position());
+            (score, wdl, report.depth)
+        })
+        .unwrap_or((Score::Cp(0), [0, 1000, 0], 0));
     Verdict {
         best: outcome.best,
         score: Eval::Search(score),
         depth,
+        expectation: f64::from(2 * wdl[0] + wdl[1]) / 2000.0,
     }
 }
 
@@ -277,7 +273,7 @@ pub fn play_with(
         Some(fen) => Game::from_fen(fen, variant).map_err(|e| format!("--fen: {e}"))?,
         None => Game::new(variant),
     };
-    let tt = TranspositionTable::new(16);
+    let mut engine = Engine::new();
     let mut names = ["Engine", "Engine"];
     names[human.index()] = "You";
     let io = |e: std::io::Error| format!("output: {e}");
@@ -310,7 +306,7 @@ pub fn play_with(
         } else if game.position().side_to_move() != human {
             writeln!(out, "The engine is thinking...").map_err(io)?;
             out.flush().map_err(io)?;
-            let verdict = think(&game, Some(args.movetime), None, &tt);
+            let verdict = think(&game, Some(args.movetime), None, &mut engine);
             let Some(mv) = verdict.best else {
                 return Err("the engine found no move in a game that is not over".to_string());
             };
@@ -331,15 +327,21 @@ pub fn play_with(
         }
         write!(out, "> ").map_err(io)?;
         out.flush().map_err(io)?;
-        let mut line = String::new();
-        if input
-            .read_line(&mut line)
-            .map_err(|e| format!("input: {e}"))?
-            == 0
-        {
-            writeln!(out).map_err(io)?;
-            return Ok(());
-        }
+        // Bytes that are not UTF-8 become U+FFFD, as in the protocol: such a line is a bad
+        // move, not the end of the game.
+        let line =
+            match crate::protocol::read_bounded_line(input).map_err(|e| format!("input: {e}"))? {
+                None => {
+                    writeln!(out).map_err(io)?;
+                    return Ok(());
+                }
+                Some(Ok(line)) => line,
+                Some(Err(length)) => {
+                    writeln!(out, "A line of {length} bytes: ignored.").map_err(io)?;
+                    show_board = false;
+                    continue;
+                }
+            };
         let line = line.trim();
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         match word.to_ascii_lowercase().as_str() {
@@ -370,7 +372,7 @@ pub fn play_with(
                 if game.termination().is_some() {
                     writeln!(out, "The game is over.").map_err(io)?;
                 } else {
-                    let verdict = think(&game, Some(args.movetime), None, &tt);
+                    let verdict = think(&game, Some(args.movetime), None, &mut engine);
                     if let Some(mv) = verdict.best {
                         writeln!(
                             out,
@@ -434,28 +436,20 @@ pub fn play(args: &PlayArgs) -> Result<(), String> {
 }
 
 /// What kind of slip a move was.
-fn judge(drop: i32, best_value: i32, after_value: i32) -> Option<String> {
-    let proven = PROVEN - 1000;
-    if best_value >= proven && after_value < proven {
-        return Some("blunder: throws away a proven win".to_string());
-    }
-    if best_value > -proven && after_value <= -proven {
-        return Some("blunder: walks into a proven loss".to_string());
-    }
-    if best_value.abs() >= proven || after_value.abs() >= proven {
-        return None;
-    }
-    let stones = f64::from(drop) / 100.0;
-    let kind = if stones >= BLUNDER_STONES {
+fn judge(loss: f64) -> Option<String> {
+    let kind = if loss >= BLUNDER_LOSS {
         "blunder"
-    } else if stones >= MISTAKE_STONES {
+    } else if loss >= MISTAKE_LOSS {
         "mistake"
-    } else if stones >= INACCURACY_STONES {
+    } else if loss >= INACCURACY_LOSS {
         "inaccuracy"
     } else {
         return None;
     };
-    Some(format!("{kind}: {stones:.2} stones lost"))
+    Some(format!(
+        "{kind}: {:.0}% of winning chances lost",
+        loss * 100.0
+    ))
 }
 
 /// Annotates one game: a comment after every move with the score after it (South's view)
@@ -464,8 +458,8 @@ fn judge(drop: i32, best_value: i32, after_value: i32) -> Option<String> {
 fn annotate(
     record: &Record,
     args: &AnalyseArgs,
-    tt: &TranspositionTable,
-) -> Result<(Record, [[u32; 3]; 2]), String> {
+    engine: &mut Engine,
+) -> Result<(Record, Summary), String> {
     let full = record.replay().map_err(|e| e.to_string())?;
     let mut game = record.start().map_err(|e| e.to_string())?;
     let movetime = if args.depth.is_some() {
@@ -473,12 +467,12 @@ fn annotate(
     } else {
         Some(args.movetime)
     };
-    tt.clear();
-    let mut verdicts = vec![think(&game, movetime, args.depth, tt)];
+    engine.clear();
+    let mut verdicts = vec![think(&game, movetime, args.depth, engine)];
     let mut forced = vec![game.legal_moves().len() == 1];
     for &mv in full.moves() {
         game.try_play(mv).map_err(|e| e.to_string())?;
-        verdicts.push(think(&game, movetime, args.depth, tt));
+        verdicts.push(think(&game, movetime, args.depth, engine));
         forced.push(game.legal_moves().len() == 1);
     }
     // With one legal move the search has nothing to search: such a position is worth what
@@ -490,11 +484,13 @@ fn annotate(
                 best: Some(full.moves()[i]),
                 score: negate(next.score),
                 depth: next.depth,
+                expectation: 1.0 - next.expectation,
             };
         }
     }
     let mut out = record.clone();
     let mut counts = [[0u32; 3]; 2];
+    let mut accuracy = [(0.0f64, 0u32); 2];
     for (i, recorded) in out.moves.iter_mut().enumerate() {
         let before: &Position = &full.positions()[i];
         let mover = before.side_to_move();
@@ -510,12 +506,14 @@ fn annotate(
         if verdicts[i + 1].depth > 0 {
             text.push_str(&format!("/{}", verdicts[i + 1].depth));
         }
-        let drop = if best.best == Some(played) {
-            0
+        let loss = if best.best == Some(played) {
+            0.0
         } else {
-            (value(best.score) - value(after)).max(0)
+            (best.expectation - (1.0 - verdicts[i + 1].expectation)).max(0.0)
         };
-        if let Some(slip) = judge(drop, value(best.score), value(after)) {
+        let tally = &mut accuracy[mover.index()];
+        *tally = (tally.0 + move_accuracy(loss), tally.1 + 1);
+        if let Some(slip) = judge(loss) {
             let kind = match slip.split(':').next() {
                 Some("inaccuracy") => 0,
                 Some("mistake") => 1,
@@ -552,7 +550,16 @@ fn annotate(
             env!("CARGO_PKG_VERSION")
         ),
     );
-    Ok((out, counts))
+    let accuracy = accuracy.map(|(sum, moves)| sum / f64::from(moves.max(1)));
+    Ok((out, Summary { counts, accuracy }))
+}
+
+/// What `analyse` says of one game per side (South first).
+struct Summary {
+    /// Inaccuracies, mistakes and blunders.
+    counts: [[u32; 3]; 2],
+    /// Mean accuracy of the side's moves, percent.
+    accuracy: [f64; 2],
 }
 
 /// `tuzdik analyse`.
@@ -569,24 +576,25 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     if records.is_empty() {
         return Err(format!("{name}: no games in the file"));
     }
-    let tt = TranspositionTable::new(16);
+    let mut engine = Engine::new();
     let mut written = String::new();
     for (index, record) in records.iter().enumerate() {
-        let (annotated, counts) = annotate(record, args, &tt)
+        let (annotated, summary) = annotate(record, args, &mut engine)
             .map_err(|e| format!("{name}: game {} (line {}): {e}", index + 1, record.line))?;
         written.push_str(&annotated.to_string());
         written.push('\n');
-        let describe = |c: [u32; 3]| {
+        let describe = |side: usize| {
+            let c = summary.counts[side];
             format!(
-                "{} inaccuracies, {} mistakes, {} blunders",
-                c[0], c[1], c[2]
+                "accuracy {:.1}%, {} inaccuracies, {} mistakes, {} blunders",
+                summary.accuracy[side], c[0], c[1], c[2]
             )
         };
         eprintln!(
             "game {}: South {}; North {}",
             index + 1,
-            describe(counts[0]),
-            describe(counts[1])
+            describe(0),
+            describe(1)
         );
     }
     match &args.out {
@@ -648,13 +656,18 @@ mod tests {
     }
 
     #[test]
-    fn slips_are_judged_by_thresholds() {
-        assert_eq!(judge(250, 0, -250), None);
-        assert!(judge(300, 0, -300).unwrap().starts_with("inaccuracy"));
-        assert!(judge(600, 0, -600).unwrap().starts_with("mistake"));
-        assert!(judge(1200, 0, -1200).unwrap().starts_with("blunder"));
-        assert!(judge(5, PROVEN - 3, 0).unwrap().contains("proven win"));
-        assert!(judge(5, 0, -PROVEN + 4).unwrap().contains("proven loss"));
-        assert_eq!(judge(2, PROVEN - 3, PROVEN - 5), None);
+    fn slips_are_judged_by_the_winning_chances_lost() {
+        assert_eq!(judge(0.04), None);
+        assert!(judge(0.05).unwrap().starts_with("inaccuracy: 5%"));
+        assert!(judge(0.12).unwrap().starts_with("mistake"));
+        assert!(judge(0.40).unwrap().starts_with("blunder: 40%"));
+    }
+
+    #[test]
+    fn accuracy_falls_from_a_hundred_as_more_chances_are_lost() {
+        assert!((move_accuracy(0.0) - 99.9999).abs() < 1e-3);
+        assert!(move_accuracy(0.10) < move_accuracy(0.05));
+        assert_eq!(move_accuracy(1.0), 0.0);
+        assert_eq!(move_accuracy(-0.2), move_accuracy(0.0));
     }
 }

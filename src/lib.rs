@@ -11,6 +11,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod calibrate;
 pub mod game;
 pub mod interactive;
 pub mod matchrun;
@@ -22,8 +23,9 @@ pub mod record;
 pub mod variant;
 
 pub use game::{Game, GameError, Termination};
-pub use moves::{Move, MoveError};
-pub use position::{Effect, MoveList, PlayError, Position, PositionError, Side, Status};
+pub use moves::{Move, MoveSyntaxError};
+pub use position::{Effect, MoveError, MoveList, PlayError, Position, PositionError, Side, Status};
+pub use search::Engine;
 pub use variant::{Capture, Family, MangalaMove, Sowing, Variant, VariantError};
 pub mod nnue;
 pub mod search;

@@ -69,10 +69,10 @@ fn count_any(pos: &Position, depth: u32) -> u64 {
 
 /// Perft for row length `N` and switch mode `S` (monomorphised: the ring arithmetic uses
 /// constants, and with standard switches no switch is tested at all).
-fn count<const N: usize, const S: u8>(pos: &Position, depth: u32) -> u64 {
+fn count<const N: usize, const STANDARD: bool>(pos: &Position, depth: u32) -> u64 {
     match depth {
         1 => u64::from(pos.legal_count_n::<N>()),
-        2 => count_two::<N, S>(pos),
+        2 => count_two::<N, STANDARD>(pos),
         _ => {
             let mut mask = pos.legal_mask_n::<N>();
             let base = pos.side_to_move().index() * N;
@@ -81,11 +81,11 @@ fn count<const N: usize, const S: u8>(pos: &Position, depth: u32) -> u64 {
                 let bit = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let mut child = *pos;
-                child.make::<N, S, false>(base + bit);
+                child.make::<N, STANDARD, false>(base + bit);
                 total += if depth == 3 {
-                    count_two::<N, S>(&child)
+                    count_two::<N, STANDARD>(&child)
                 } else {
-                    count::<N, S>(&child, depth - 1)
+                    count::<N, STANDARD>(&child, depth - 1)
                 };
             }
             total
@@ -96,7 +96,7 @@ fn count<const N: usize, const S: u8>(pos: &Position, depth: u32) -> u64 {
 /// Perft 2: the legal-move counts of the children, each worked out from bit sets of holes
 /// without making the move.
 #[inline(always)]
-fn count_two<const N: usize, const S: u8>(pos: &Position) -> u64 {
+fn count_two<const N: usize, const STANDARD: bool>(pos: &Position) -> u64 {
     let leaves = pos.leaves::<N>();
     let mut mask = leaves.moves;
     let base = pos.side_to_move().index() * N;
@@ -104,7 +104,7 @@ fn count_two<const N: usize, const S: u8>(pos: &Position) -> u64 {
     while mask != 0 {
         let bit = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        total += pos.count_after::<N, S>(&leaves, base + bit);
+        total += pos.count_after::<N, STANDARD>(&leaves, base + bit);
     }
     u64::from(total)
 }

@@ -119,6 +119,46 @@ pub enum RecordError {
         /// Line the comment starts on.
         line: usize,
     },
+    /// A `{` comment still open at the next game's tags.
+    #[error("line {line}: comment is not closed before the tag on line {tag_line}")]
+    CommentIntoTag {
+        /// Line the comment starts on.
+        line: usize,
+        /// The tag line it ran into.
+        tag_line: usize,
+    },
+    /// A Result tag whose value is not a result.
+    #[error("line {line}: Result tag '{value}' is not 1-0, 0-1, 1/2-1/2 or *")]
+    ResultTag {
+        /// Line number (the record's first line when the record was not read from text).
+        line: usize,
+        /// The value.
+        value: String,
+    },
+    /// Something after the result token of the movetext.
+    #[error("line {line}: '{text}' after the result {result}")]
+    AfterResult {
+        /// Line number.
+        line: usize,
+        /// The token.
+        text: String,
+        /// The result that came before.
+        result: Outcome,
+    },
+    /// A line that is not UTF-8.
+    #[error("line {line}: not UTF-8 text")]
+    NotUtf8 {
+        /// Line number.
+        line: usize,
+    },
+    /// The file could not be read.
+    #[error("line {line}: read error: {error}")]
+    Read {
+        /// The line being read.
+        line: usize,
+        /// What the system said.
+        error: String,
+    },
     /// A token of the movetext that is not a move, number, result or comment.
     #[error("line {line}: unexpected '{text}' in the moves")]
     Token {
@@ -203,116 +243,280 @@ fn looks_like_move(token: &str) -> bool {
             .all(|b| b.is_ascii_digit() || matches!(b, b'X' | b'x' | b'(' | b')'))
 }
 
-impl Record {
-    /// Splits a file into records. Fails on the first malformed tag, token or comment.
-    pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
-        let mut records = Vec::new();
-        let mut current: Option<Record> = None;
-        let mut in_moves = false;
-        let mut comment: Option<(usize, String)> = None;
+/// The state of reading a file line by line: the record being read and an open comment.
+#[derive(Default)]
+struct Parser {
+    current: Option<Record>,
+    in_moves: bool,
+    /// An open `{`: the line it opened on and its text so far.
+    comment: Option<(usize, String)>,
+    /// An error in the line that completed a record, reported after that record.
+    deferred: Option<RecordError>,
+}
 
-        for (index, raw_line) in text.lines().enumerate() {
-            let number = index + 1;
-            let line = raw_line.trim();
-            if comment.is_none() && line.starts_with('[') {
-                if in_moves || current.is_none() {
-                    if let Some(done) = current.take() {
-                        records.push(done);
-                    }
-                    current = Some(Record {
-                        line: number,
-                        ..Record::default()
+impl Parser {
+    fn record(&mut self, number: usize) -> &mut Record {
+        self.current.get_or_insert_with(|| Record {
+            line: number,
+            ..Record::default()
+        })
+    }
+
+    /// Reads one line; returns the record that a tag line after moves completed.
+    fn line(&mut self, number: usize, line: &str) -> Result<Option<Record>, RecordError> {
+        let line = line.trim();
+        if line.starts_with('[') {
+            if let Some((opened, _)) = &self.comment {
+                // A tag line inside a comment is the next game: the `{` was never closed.
+                if parse_tag(line, number).is_ok() {
+                    return Err(RecordError::CommentIntoTag {
+                        line: *opened,
+                        tag_line: number,
                     });
-                    in_moves = false;
                 }
-                let tag = parse_tag(line, number)?;
-                if let Some(record) = current.as_mut() {
-                    record.tags.push(tag);
+            } else {
+                let mut completed = None;
+                if self.in_moves || self.current.is_none() {
+                    completed = self.current.take();
+                    self.in_moves = false;
+                }
+                let tag = parse_tag(line, number).and_then(|(name, value)| {
+                    if name.eq_ignore_ascii_case("Result") && Outcome::from_token(&value).is_none()
+                    {
+                        Err(RecordError::ResultTag {
+                            line: number,
+                            value,
+                        })
+                    } else {
+                        Ok((name, value))
+                    }
+                });
+                return match (tag, completed) {
+                    (Ok(tag), completed) => {
+                        self.record(number).tags.push(tag);
+                        Ok(completed)
+                    }
+                    // The game before this line is whole: it is handed out first.
+                    (Err(error), Some(completed)) => {
+                        self.deferred = Some(error);
+                        Ok(Some(completed))
+                    }
+                    (Err(error), None) => Err(error),
+                };
+            }
+        }
+        let mut rest = line;
+        while !rest.is_empty() {
+            if let Some((_, text)) = self.comment.as_mut() {
+                match rest.find('}') {
+                    Some(end) => {
+                        text.push_str(&rest[..end]);
+                        let finished = std::mem::take(text).trim().to_string();
+                        self.comment = None;
+                        let record = self.record(number);
+                        match record.moves.last_mut() {
+                            Some(last) if last.comment.is_none() => last.comment = Some(finished),
+                            Some(last) => {
+                                let joined = last.comment.take().unwrap_or_default();
+                                last.comment = Some(format!("{joined} {finished}"));
+                            }
+                            None => record.leading_comment = Some(finished),
+                        }
+                        rest = rest[end + 1..].trim_start();
+                    }
+                    None => {
+                        text.push_str(rest);
+                        text.push(' ');
+                        rest = "";
+                    }
                 }
                 continue;
             }
-            let mut rest = line;
-            while !rest.is_empty() {
-                if let Some((start, text)) = comment.as_mut() {
-                    match rest.find('}') {
-                        Some(end) => {
-                            text.push_str(&rest[..end]);
-                            let finished = std::mem::take(text).trim().to_string();
-                            let _ = start;
-                            comment = None;
-                            let record = current.get_or_insert_with(|| Record {
-                                line: number,
-                                ..Record::default()
-                            });
-                            match record.moves.last_mut() {
-                                Some(last) if last.comment.is_none() => {
-                                    last.comment = Some(finished)
-                                }
-                                Some(last) => {
-                                    let joined = last.comment.take().unwrap_or_default();
-                                    last.comment = Some(format!("{joined} {finished}"));
-                                }
-                                None => record.leading_comment = Some(finished),
-                            }
-                            rest = rest[end + 1..].trim_start();
-                        }
-                        None => {
-                            text.push_str(rest);
-                            text.push(' ');
-                            rest = "";
-                        }
-                    }
-                    continue;
-                }
-                if let Some(after) = rest.strip_prefix('{') {
-                    comment = Some((number, String::new()));
-                    rest = after;
-                    continue;
-                }
-                let end = rest
-                    .find(|c: char| c.is_whitespace() || c == '{')
-                    .unwrap_or(rest.len());
-                let token = &rest[..end];
-                rest = rest[end..].trim_start();
-                let record = current.get_or_insert_with(|| Record {
+            if let Some(after) = rest.strip_prefix('{') {
+                self.comment = Some((number, String::new()));
+                rest = after;
+                continue;
+            }
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = rest[end..].trim_start();
+            self.in_moves = true;
+            let record = self.record(number);
+            // The result ends the movetext: a move, number or second result after it is
+            // a record that is broken or cut, never something to skip.
+            if let Some(result) = record.result {
+                return Err(RecordError::AfterResult {
                     line: number,
-                    ..Record::default()
-                });
-                in_moves = true;
-                if is_move_number(token) {
-                    continue;
-                }
-                if let Some(outcome) = Outcome::from_token(token) {
-                    record.result = Some(outcome);
-                    continue;
-                }
-                // A number glued to its move, as in `12.87`.
-                let token = match token.find('.') {
-                    Some(dot) if is_move_number(&token[..=dot]) => {
-                        token[dot..].trim_start_matches('.')
-                    }
-                    _ => token,
-                };
-                if !looks_like_move(token) || token.is_empty() {
-                    return Err(RecordError::Token {
-                        line: number,
-                        text: token.to_string(),
-                    });
-                }
-                record.moves.push(RecordedMove {
                     text: token.to_string(),
-                    line: number,
-                    comment: None,
+                    result,
                 });
             }
+            if is_move_number(token) {
+                continue;
+            }
+            if let Some(outcome) = Outcome::from_token(token) {
+                record.result = Some(outcome);
+                continue;
+            }
+            // A number glued to its move, as in `12.87`.
+            let token = match token.find('.') {
+                Some(dot) if is_move_number(&token[..=dot]) => token[dot..].trim_start_matches('.'),
+                _ => token,
+            };
+            if !looks_like_move(token) || token.is_empty() {
+                return Err(RecordError::Token {
+                    line: number,
+                    text: token.to_string(),
+                });
+            }
+            record.moves.push(RecordedMove {
+                text: token.to_string(),
+                line: number,
+                comment: None,
+            });
         }
-        if let Some((line, _)) = comment {
+        Ok(None)
+    }
+
+    /// The end of the file: the last record, or the comment left open.
+    fn finish(&mut self) -> Result<Option<Record>, RecordError> {
+        if let Some((line, _)) = self.comment.take() {
             return Err(RecordError::OpenComment { line });
         }
-        if let Some(done) = current {
-            records.push(done);
+        Ok(self.current.take())
+    }
+}
+
+/// Reads the records of a file one at a time, so that a file of any size takes the memory of
+/// its longest game. A UTF-8 byte order mark at the start is skipped; a line that is not
+/// UTF-8 is an error. After the first error the reader yields nothing more.
+///
+/// ```
+/// use tuzdik::record::RecordReader;
+/// let text = "[Event \"a\"]\n\n1. 87(10) *\n\n[Event \"b\"]\n\n1. 22 *\n";
+/// let events: Vec<String> = RecordReader::new(text.as_bytes())
+///     .map(|record| record.unwrap().tag("Event").unwrap().to_string())
+///     .collect();
+/// assert_eq!(events, ["a", "b"]);
+/// ```
+pub struct RecordReader<R> {
+    input: R,
+    parser: Parser,
+    /// Lines read so far.
+    lines: usize,
+    /// Records handed out so far.
+    records: usize,
+    bytes: Vec<u8>,
+    /// An error found after a record was completed, handed out after it.
+    pending: Option<ReplayFailure>,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> RecordReader<R> {
+    /// A reader of `input`.
+    pub fn new(input: R) -> RecordReader<R> {
+        RecordReader {
+            input,
+            parser: Parser::default(),
+            lines: 0,
+            records: 0,
+            bytes: Vec::new(),
+            pending: None,
+            done: false,
         }
-        Ok(records)
+    }
+
+    /// The failure `error` as of the record being read: its number, first line and Event.
+    fn failure(&self, error: RecordError) -> ReplayFailure {
+        let current = self.parser.current.as_ref();
+        ReplayFailure {
+            game: self.records + 1,
+            line: current.map_or(self.lines, |record| record.line),
+            event: current.and_then(|record| record.tag("Event").map(str::to_string)),
+            error,
+        }
+    }
+
+    fn hand_out(&mut self, record: Record) -> Option<Result<Record, ReplayFailure>> {
+        self.records += 1;
+        if let Some(error) = self.parser.deferred.take() {
+            self.pending = Some(self.failure(error));
+        }
+        Some(Ok(record))
+    }
+
+    /// The next line without its line break, or `None` at the end of the input.
+    fn next_line(&mut self) -> Result<Option<String>, RecordError> {
+        self.bytes.clear();
+        let read = self
+            .input
+            .read_until(b'\n', &mut self.bytes)
+            .map_err(|error| RecordError::Read {
+                line: self.lines + 1,
+                error: error.to_string(),
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.lines += 1;
+        let mut bytes = self.bytes.as_slice();
+        if self.lines == 1 {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(Some(text.to_string())),
+            Err(_) => Err(RecordError::NotUtf8 { line: self.lines }),
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for RecordReader<R> {
+    type Item = Result<Record, ReplayFailure>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(failure) = self.pending.take() {
+            self.done = true;
+            return Some(Err(failure));
+        }
+        while !self.done {
+            let line = match self.next_line() {
+                Ok(line) => line,
+                Err(error) => {
+                    self.done = true;
+                    return Some(Err(self.failure(error)));
+                }
+            };
+            let Some(line) = line else {
+                self.done = true;
+                return match self.parser.finish() {
+                    Ok(Some(record)) => self.hand_out(record),
+                    Ok(None) => None,
+                    Err(error) => Some(Err(self.failure(error))),
+                };
+            };
+            match self.parser.line(self.lines, &line) {
+                Ok(Some(record)) => return self.hand_out(record),
+                Ok(None) => {}
+                Err(error) => {
+                    self.done = true;
+                    return Some(Err(self.failure(error)));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Record {
+    /// Splits a file into records. Fails on the first malformed tag, token or comment.
+    pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        RecordReader::new(text.as_bytes())
+            .map(|item| item.map_err(|failure| failure.error))
+            .collect()
     }
 
     /// A tag's value.
@@ -366,7 +570,17 @@ impl Record {
                     error,
                 })?;
         }
-        let tag = self.tag("Result").and_then(Outcome::from_token);
+        let tag = match self.tag("Result") {
+            Some(value) => {
+                Some(
+                    Outcome::from_token(value).ok_or_else(|| RecordError::ResultTag {
+                        line: self.line,
+                        value: value.to_string(),
+                    })?,
+                )
+            }
+            None => None,
+        };
         if let (Some(tag), Some(token)) = (tag, self.result)
             && tag != token
         {
@@ -451,7 +665,7 @@ impl fmt::Display for Record {
                 words.push(format!("{{{comment}}}"));
             }
             if side == Side::North {
-                number += 1;
+                number = number.saturating_add(1);
             }
             side = side.opponent();
         }
@@ -501,7 +715,7 @@ impl fmt::Display for ReplaySummary {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{}{error}", where_in_file(*.game, *.line, .event.as_deref()))]
 pub struct ReplayFailure {
-    /// The game's number in the file (1-based; 0 when the file could not be split into games).
+    /// The game's number in the file (1-based): the game replayed or being read.
     pub game: usize,
     /// The line it starts on.
     pub line: usize,
@@ -514,6 +728,8 @@ pub struct ReplayFailure {
 fn where_in_file(game: usize, line: usize, event: Option<&str>) -> String {
     match (game, event) {
         (0, _) => String::new(),
+        // Nothing of the game was read (the file could not be read at all).
+        (_, None) if line == 0 => format!("game {game}: "),
         (_, Some(event)) => format!("game {game} (line {line}, Event {event}): "),
         (_, None) => format!("game {game} (line {line}): "),
     }
@@ -521,14 +737,15 @@ fn where_in_file(game: usize, line: usize, event: Option<&str>) -> String {
 
 /// Reads and replays every game of a file.
 pub fn replay_all(text: &str) -> Result<ReplaySummary, ReplayFailure> {
-    let records = Record::parse_all(text).map_err(|error| ReplayFailure {
-        game: 0,
-        line: 0,
-        event: None,
-        error,
-    })?;
+    replay_reader(text.as_bytes())
+}
+
+/// Reads and replays every game of a stream, one game at a time: the memory used is that of
+/// the longest game, whatever the size of the file.
+pub fn replay_reader(input: impl std::io::BufRead) -> Result<ReplaySummary, ReplayFailure> {
     let mut summary = ReplaySummary::default();
-    for (index, record) in records.iter().enumerate() {
+    for (index, record) in RecordReader::new(input).enumerate() {
+        let record = record?;
         let game = record.replay().map_err(|error| ReplayFailure {
             game: index + 1,
             line: record.line,

@@ -4,13 +4,12 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{Engine, assert_no_panic, collect_output, wait_or_kill};
+use common::{Engine, assert_no_panic, run_binary};
 
 use tuzdik::perft::perft;
 use tuzdik::{Game, Position, Variant};
@@ -19,10 +18,6 @@ use tuzdik::{Game, Position, Variant};
 // Running the binary
 
 const TIMEOUT: Duration = Duration::from_secs(30);
-
-fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tuzdik"))
-}
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -74,31 +69,13 @@ impl Run {
 /// Runs the binary with `args`, feeding `input` on stdin and then closing it.
 fn run_with_input(args: &[&str], input: &[u8], timeout: Duration) -> Run {
     let started = Instant::now();
-    let mut child = binary()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // The engine may stop reading (quit), so a broken pipe is not an error here.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let stdout = collect_output(child.stdout.take().unwrap());
-    let stderr = collect_output(child.stderr.take().unwrap());
-    let status = wait_or_kill(&mut child, timeout, &format!("tuzdik {args:?}"));
-    let _ = writer.join();
-    let run = Run {
+    let (status, stdout, stderr) = run_binary(args, input, timeout);
+    Run {
         status,
-        stdout: String::from_utf8_lossy(&stdout.join().unwrap()).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr.join().unwrap()).into_owned(),
+        stdout,
+        stderr,
         elapsed: started.elapsed(),
-    };
-    assert_no_panic(&run.stderr);
-    run
+    }
 }
 
 fn run(args: &[&str]) -> Run {
@@ -294,6 +271,7 @@ fn replay_of_a_missing_file_fails_cleanly() {
     // A directory is not a file either.
     let run = self::run(&["replay", data("bad").to_str().unwrap()]);
     run.assert_refused();
+    assert!(!run.stderr.contains("line 0"), "{}", run.stderr);
     // No file at all is a usage error.
     let run = self::run(&["replay"]);
     run.assert_refused();

@@ -215,6 +215,13 @@ fn the_real_engine_answers_a_legal_move_with_playok_lines() {
             .any(|e| e.contains("\"type\":\"info\"") && e.contains("\"pv\":[\"")),
         "{events:?}"
     );
+    // Tuzdik declares UCI_ShowWDL, so the page is given win/draw/loss chances.
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("\"type\":\"info\"") && e.contains("\"wdl\":[")),
+        "{events:?}"
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use tuzdik::game::GameError;
-use tuzdik::record::{Outcome, Record, RecordError, replay_all};
+use tuzdik::record::{Outcome, Record, RecordError, RecordReader, replay_all, replay_reader};
 use tuzdik::{Capture, Family, Game, MoveError, PlayError, Side, Sowing, Termination, Variant};
 
 // ---------------------------------------------------------------------------------------------
@@ -738,11 +738,115 @@ fn bad_garbage_token() {
     assert_message(&f, &["line 11", "'e4'"]);
 }
 
+/// `[Result "2-0"]` was taken as no Result tag at all.
+#[test]
+fn bad_result_tag_value() {
+    let f = bad("result_tag_not_a_result.pgn");
+    assert_eq!((f.game, f.line), (2, 7));
+    assert_eq!(
+        f.error,
+        RecordError::ResultTag {
+            line: 9,
+            value: "2-0".to_string()
+        }
+    );
+    assert_message(&f, &["game 2", "line 9", "Result tag '2-0'"]);
+}
+
+/// A `1-0` in the middle of the moves was skipped, and the moves after it replayed.
+#[test]
+fn bad_moves_after_the_result() {
+    let f = bad("moves_after_the_result.pgn");
+    assert_eq!(f.game, 1);
+    assert_eq!(
+        f.error,
+        RecordError::AfterResult {
+            line: 5,
+            text: "2.".to_string(),
+            result: Outcome::SouthWins
+        }
+    );
+    assert_message(&f, &["game 1", "line 5", "'2.' after the result 1-0"]);
+}
+
+/// An unclosed `{` swallowed the next game's tags and moves up to a `}` in it, silently.
+#[test]
+fn bad_comment_running_into_the_next_game() {
+    let f = bad("comment_runs_into_next_game.pgn");
+    assert_eq!(f.game, 1);
+    assert_eq!(
+        f.error,
+        RecordError::CommentIntoTag {
+            line: 5,
+            tag_line: 7
+        }
+    );
+    assert_message(&f, &["game 1", "line 5", "before the tag on line 7"]);
+}
+
+/// A file that starts with a UTF-8 byte order mark (as some Windows editors write) was
+/// refused at its first tag.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let text = read_data("sample.pgn");
+    let expected = replay_all(&text).unwrap();
+    let marked = format!("\u{feff}{text}");
+    assert_eq!(replay_all(&marked).unwrap(), expected);
+    // Only at the start of the file: elsewhere it is a stray character.
+    let inside = text.replacen("\n1.", "\n\u{feff}1.", 1);
+    assert!(replay_all(&inside).is_err());
+}
+
+/// Reading went through the whole file before the first game replayed (872 MB for a 51 MB
+/// file). A reader that fails after the first game shows the first game comes out before the
+/// rest is read.
+#[test]
+fn records_are_read_one_game_at_a_time() {
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the disk is gone"))
+        }
+    }
+    let first = "[Event \"one\"]\n\n1. 87(10) 87(10) *\n\n[Event \"two\"]\n";
+    let input = std::io::BufReader::new(std::io::Read::chain(first.as_bytes(), Broken));
+    let mut reader = RecordReader::new(input);
+    let record = reader.next().unwrap().unwrap();
+    assert_eq!(record.tag("Event"), Some("one"));
+    assert_eq!(record.replay().unwrap().moves().len(), 2);
+    let failure = reader.next().unwrap().unwrap_err();
+    assert_eq!(failure.game, 2);
+    assert_eq!(failure.event.as_deref(), Some("two"));
+    assert!(
+        matches!(&failure.error, RecordError::Read { line: 6, error } if error.contains("the disk is gone")),
+        "{failure}"
+    );
+    assert!(reader.next().is_none());
+    // The same through `replay_reader`: the failure names the game it was reading.
+    let input = std::io::BufReader::new(std::io::Read::chain(first.as_bytes(), Broken));
+    let failure = replay_reader(input).unwrap_err();
+    assert_eq!((failure.game, failure.line), (2, 5));
+}
+
+/// A line that is not UTF-8 is named by its line, in the game being read when it came.
+#[test]
+fn a_line_that_is_not_utf8_is_named() {
+    let mut bytes = read_data("sample.pgn").into_bytes();
+    let games = replay_all(&String::from_utf8(bytes.clone()).unwrap())
+        .unwrap()
+        .games;
+    let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+    bytes.extend_from_slice(b"[Event \"\xff\"]\n");
+    let failure = replay_reader(bytes.as_slice()).unwrap_err();
+    assert_eq!(failure.game, games);
+    assert_eq!(failure.error, RecordError::NotUtf8 { line: lines + 1 });
+}
+
 #[test]
 fn every_bad_file_is_tested_and_has_a_good_twin() {
     // Each bad file has one defect: the games before it replay, and the same file with the
     // defect repaired replays completely.
-    let fixes: [(&str, &str, &str); 11] = [
+    let fixes: [(&str, &str, &str); 14] = [
         ("wrong_landing.pgn", " 86 ", " 87(10) "),
         ("wrong_kazan.pgn", "34(11)", "34(10)"),
         ("missing_tuzdik_mark.pgn", "34(10) 11 ", "34(10) 11X "),
@@ -758,6 +862,13 @@ fn every_bad_file_is_tested_and_has_a_good_twin() {
         ("malformed_tag.pgn", "malformed tag]", "malformed tag\"]"),
         ("unclosed_comment.pgn", "never ends ", "never ends} "),
         ("garbage_token.pgn", "e4", "22"),
+        ("result_tag_not_a_result.pgn", "\"2-0\"", "\"*\""),
+        ("moves_after_the_result.pgn", " 1-0 ", " "),
+        (
+            "comment_runs_into_next_game.pgn",
+            "left open ",
+            "left open} ",
+        ),
     ];
     let mut names: Vec<String> = std::fs::read_dir(data_path("bad"))
         .unwrap()

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use plain::{PlainPos, PlainRules, play, row_stones};
 use tuzdik::solve::Tablebase;
-use tuzdik::solve::board::to_position;
+use tuzdik::solve::bestemshchi::board::to_position;
 use tuzdik::{Side, Variant};
 
 const HOLES: usize = 10;
@@ -344,4 +344,87 @@ fn value_iteration_agrees_on_every_board_up_to_eight_stones() {
     }
     assert_eq!(checked, 2 * (1 + 55 + 715 + 5005 + 24310));
     assert!(nonzero > checked / 2, "{nonzero} of {checked} nonzero");
+}
+
+/// `tuzdik solve` with the real binary.
+fn solve_command(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tuzdik"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Bad arguments are refused before any level is built: no line of progress, no file.
+#[test]
+fn bad_probes_and_outputs_are_refused_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("tuzdik-solve-args-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    for variant in ["bestemshchi", "togyz"] {
+        let stones = if variant == "togyz" { "3" } else { "12" };
+        let run = solve_command(&[
+            variant,
+            "--max-stones",
+            stones,
+            "--out",
+            out,
+            "--probe",
+            "garbage",
+        ]);
+        let error = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{variant}: {error}");
+        assert!(error.contains("--probe garbage"), "{variant}: {error}");
+        assert!(run.stdout.is_empty(), "{variant} built before refusing");
+        assert!(!dir.exists(), "{variant}: files were written");
+    }
+    // A file where the output directory should be: nothing can be written under it.
+    std::fs::write(&dir, b"not a directory").unwrap();
+    let inside = dir.join("tables");
+    for variant in ["bestemshchi", "togyz"] {
+        let run = solve_command(&[
+            variant,
+            "--max-stones",
+            "2",
+            "--out",
+            inside.to_str().unwrap(),
+        ]);
+        let error = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{variant}: {error}");
+        assert!(error.contains("--out"), "{variant}: {error}");
+        assert!(run.stdout.is_empty(), "{variant} built before refusing");
+    }
+    std::fs::remove_file(&dir).unwrap();
+}
+
+/// Level files written by the first version of the file formats (before the two solvers
+/// became one, `tests/data/tables-v1/`) load unchanged, hold what a build gives today, and a
+/// build today writes them byte for byte.
+#[test]
+fn tables_written_by_the_first_format_still_load() {
+    use tuzdik::solve::toguz::ToguzTable;
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tables-v1");
+    let bestemshchi = Tablebase::load(&old, None).unwrap();
+    assert_eq!(bestemshchi.max_stones(), 4);
+    assert_eq!(bestemshchi.levels(), Tablebase::build_in_memory(4).levels());
+    let togyz = ToguzTable::load(&old).unwrap().unwrap();
+    assert_eq!(togyz.max_stones(), 1);
+    let fresh = ToguzTable::build_in_memory(Variant::TOGYZ, 1).unwrap();
+    assert_eq!(togyz.levels(), fresh.levels());
+
+    let dir = std::env::temp_dir().join(format!("tuzdik-format-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Tablebase::build_in_memory(4).save(&dir).unwrap();
+    fresh.save(&dir).unwrap();
+    for name in [
+        "bestemshchi-k00.bin",
+        "bestemshchi-k02.bin",
+        "bestemshchi-k04.bin",
+        "togyz-00.tzt",
+        "togyz-01.tzt",
+    ] {
+        let written = std::fs::read(dir.join(name)).unwrap();
+        assert_eq!(written, std::fs::read(old.join(name)).unwrap(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -250,6 +250,7 @@ impl ValueIteration {
 }
 
 #[test]
+#[ignore = "slow: about 6 s in a debug build; .ci/run runs it in release"]
 fn value_iteration_agrees_on_every_togyz_board_up_to_three_stones() {
     let table = ToguzTable::build_in_memory(Variant::TOGYZ, 3).unwrap();
     let mut iteration = ValueIteration {
@@ -356,6 +357,7 @@ fn probe_is_the_best_move_value_and_moves_follow_the_engine() {
 }
 
 #[test]
+#[ignore = "slow: about 4 s in a debug build; .ci/run runs it in release"]
 fn tuzdik_creation_and_rule_2c() {
     let table = ToguzTable::build_in_memory(Variant::TOGYZ, 5).unwrap();
     // South sows three stones from hole 9 into 9, North 1 and North 2; North 2 held 2, so it

@@ -10,11 +10,11 @@ use std::time::Duration;
 use common::{Engine, field, last_info};
 use proptest::prelude::*;
 use tuzdik::game::Game;
-use tuzdik::search::tt::TranspositionTable;
-use tuzdik::search::{self, Control, Limits, Score, TABLE_WIN};
-use tuzdik::solve::board::to_position;
+use tuzdik::search::{self, Limits, Score, TABLE_WIN};
+use tuzdik::solve::Tablebase;
+use tuzdik::solve::bestemshchi::board::to_position;
+use tuzdik::solve::bestemshchi::file;
 use tuzdik::solve::tables::Tables;
-use tuzdik::solve::{Tablebase, file};
 use tuzdik::{Family, Move, Position, Side, Variant};
 
 const LONG: Duration = Duration::from_secs(60);
@@ -227,13 +227,13 @@ proptest! {
         let best = values.iter().map(|&(_, v)| v).max().unwrap();
         let limits = Limits {
             depth: Some(depth),
-            multipv: 1,
-            tables: Some(Arc::clone(tables)),
             ..Limits::default()
         };
-        let tt = TranspositionTable::new(1);
+        let mut engine = tuzdik::Engine::new();
+        engine.set_hash_mib(1).unwrap();
+        engine.set_tables(Some(Arc::clone(tables)));
         let game = Game::from_position(pos, 1);
-        let outcome = search::search(&game, &limits, &tt, 1, &Control::new(false), &mut |_| {});
+        let outcome = engine.search(&game, &limits, |_| {});
         let played = outcome.best.unwrap();
         let value = values.iter().find(|&&(mv, _)| mv == played).unwrap().1;
         prop_assert_eq!(value, best, "{}: played {}", pos, played);

@@ -139,6 +139,19 @@ impl Clock {
         }
     }
 
+    /// Its time control.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// The increment in ms (0 without a clock).
+    pub fn increment_ms(&self) -> u64 {
+        match self.control {
+            TimeControl::Clock { increment_ms, .. } => increment_ms,
+            _ => 0,
+        }
+    }
+
     /// Time left in ms for `go wtime`/`btime` (never negative).
     pub fn remaining_ms(&self) -> u64 {
         (self.remaining_us.max(0) / 1000) as u64

@@ -11,7 +11,47 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use super::clock::TimeControl;
 use crate::variant::{Capture, Family, Sowing, Variant};
+
+/// The process groups of the engines now running, so that a second Ctrl-C can kill them
+/// (and their own children) before the match exits.
+static LIVE_GROUPS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Kills a process group (an engine and everything it started).
+fn kill_group(group: u32) {
+    #[cfg(target_os = "linux")]
+    if let Ok(group) = libc::pid_t::try_from(group)
+        && group > 1
+    {
+        // SAFETY: killpg only sends a signal; a group that is gone gives ESRCH.
+        unsafe {
+            libc::killpg(group, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = group;
+}
+
+/// Kills every engine still running and its children (for an exit that cannot wait for
+/// the games to end, such as a second Ctrl-C).
+pub fn kill_all_engines() {
+    let groups = match LIVE_GROUPS.lock() {
+        Ok(groups) => groups.clone(),
+        Err(poisoned) => poisoned.into_inner().clone(),
+    };
+    for group in groups {
+        kill_group(group);
+    }
+}
+
+fn forget_group(group: u32) {
+    let mut groups = match LIVE_GROUPS.lock() {
+        Ok(groups) => groups,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    groups.retain(|&g| g != group);
+}
 
 /// How long an engine may take to answer `uci`/`ugi` with `uciok`/`ugiok`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -44,6 +84,30 @@ pub struct EngineSpec {
     pub proto: Proto,
     /// `option.<Name>=<value>`, in the order given.
     pub options: Vec<(String, String)>,
+    /// `tc=` or `st=`: this engine's own clock (time odds), over the match's.
+    pub time: Option<TimeControl>,
+    /// `depth=`: this engine's own depth limit.
+    pub depth: Option<u32>,
+    /// `nodes=`: this engine's own node limit.
+    pub nodes: Option<u64>,
+    /// `timemargin=` (ms): how late this engine's moves may come and still count.
+    pub timemargin: Option<u64>,
+}
+
+/// The keys an engine spec takes, for messages.
+pub const SPEC_KEYS: &str =
+    "cmd, name, dir, proto, tc, st, depth, nodes, timemargin or option.<Name>";
+
+fn positive<T: std::str::FromStr + PartialOrd + Default>(
+    key: &str,
+    value: &str,
+) -> Result<T, String> {
+    value
+        .trim()
+        .parse::<T>()
+        .ok()
+        .filter(|v| *v > T::default())
+        .ok_or_else(|| format!("{key}={value}: expected a whole number above 0"))
 }
 
 /// Splits a line into words as a POSIX shell would, without expansions: white space
@@ -125,12 +189,24 @@ impl EngineSpec {
             dir: None,
             proto: Proto::Uci,
             options: Vec::new(),
+            time: None,
+            depth: None,
+            nodes: None,
+            timemargin: None,
         };
         let mut have_cmd = false;
         for word in words {
-            let (key, value) = word
-                .split_once('=')
-                .ok_or_else(|| format!("'{word}' is not key=value"))?;
+            let Some((key, value)) = word.split_once('=') else {
+                // The usual first try is the program alone (`--engine ./tuzdik`).
+                let hint = if have_cmd {
+                    String::new()
+                } else if word.contains(char::is_whitespace) {
+                    format!(" (to run it, write cmd=\"{word}\")")
+                } else {
+                    format!(" (to run it, write cmd={word})")
+                };
+                return Err(format!("'{word}' is not key=value{hint}"));
+            };
             if let Some(option) = key.strip_prefix("option.") {
                 if option.trim().is_empty() {
                     return Err(format!("'{word}': the option has no name"));
@@ -161,10 +237,31 @@ impl EngineSpec {
                         _ => return Err(format!("proto={value}: expected uci or ugi")),
                     }
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown key '{key}' (expected cmd, name, dir, proto or option.<Name>)"
+                "tc" => {
+                    spec.time = Some(
+                        super::clock::parse_tc(value).map_err(|e| format!("tc={value}: {e}"))?,
+                    )
+                }
+                "st" => {
+                    let seconds: f64 = value
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e9)
+                        .ok_or_else(|| format!("st={value}: expected seconds per move above 0"))?;
+                    spec.time = Some(TimeControl::MoveTime(
+                        ((seconds * 1000.0).round() as u64).max(1),
                     ));
+                }
+                "depth" => spec.depth = Some(positive("depth", value)?),
+                "nodes" => spec.nodes = Some(positive("nodes", value)?),
+                "timemargin" => {
+                    spec.timemargin = Some(value.trim().parse().map_err(|_| {
+                        format!("timemargin={value}: expected milliseconds (a whole number)")
+                    })?)
+                }
+                _ => {
+                    return Err(format!("unknown key '{key}' (expected {SPEC_KEYS})"));
                 }
             }
         }
@@ -243,6 +340,9 @@ pub struct Reply {
     pub score: Option<String>,
     /// The depth of the last `info ... depth` line.
     pub depth: Option<u32>,
+    /// The same score as a number for adjudication: centipawns, a mate as
+    /// ±([`MATE_SCORE`](super::adjudicate::MATE_SCORE) − moves).
+    pub score_cp: Option<i64>,
 }
 
 /// A running engine.
@@ -307,7 +407,8 @@ fn first_word(line: &str) -> &str {
 }
 
 /// Reads `score` and `depth` from an `info` line.
-fn parse_info(line: &str, score: &mut Option<String>, depth: &mut Option<u32>) {
+fn parse_info(line: &str, score: &mut Option<String>, depth: &mut Option<u32>) -> Option<i64> {
+    let mut value = None;
     let words: Vec<&str> = line.split_whitespace().collect();
     for (i, word) in words.iter().enumerate() {
         match *word {
@@ -323,16 +424,21 @@ fn parse_info(line: &str, score: &mut Option<String>, depth: &mut Option<u32>) {
                 (Some(&"cp"), Some(cp)) => {
                     let sign = if cp < 0 { "-" } else { "+" };
                     *score = Some(format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100));
+                    value = Some(cp);
                 }
                 (Some(&"mate"), Some(m)) => {
                     let sign = if m < 0 { "-" } else { "+" };
                     *score = Some(format!("{sign}M{}", m.abs()));
+                    let distance = m.unsigned_abs().min(1000) as i64;
+                    let magnitude = super::adjudicate::MATE_SCORE - distance;
+                    value = Some(if m < 0 { -magnitude } else { magnitude });
                 }
                 _ => {}
             },
             _ => {}
         }
     }
+    value
 }
 
 /// Describes how a process ended.
@@ -368,16 +474,31 @@ impl Engine {
             // Its own process group: Ctrl-C at the terminal reaches the match, not the
             // engines, so the match can end its games cleanly.
             .process_group(0);
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe; it only asks the kernel to kill the engine
+        // should the match die without cleaning up (SIGKILL, a crash).
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
         let mut child = command
             .spawn()
             .map_err(|e| Failure::Start(format!("cannot run '{}': {e}", program.display())))?;
+        match LIVE_GROUPS.lock() {
+            Ok(mut groups) => groups.push(child.id()),
+            Err(poisoned) => poisoned.into_inner().push(child.id()),
+        }
         let stdin = child.stdin.take();
         let Some(stdout) = child.stdout.take() else {
+            kill_group(child.id());
             let _ = child.kill();
             let _ = child.wait();
+            forget_group(child.id());
             return Err(Failure::Start("no pipe to the engine's output".to_string()));
         };
         let (sender, lines) = sync_channel(4096);
@@ -388,8 +509,10 @@ impl Engine {
         let reader = match reader {
             Ok(handle) => handle,
             Err(e) => {
+                kill_group(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
+                forget_group(child.id());
                 return Err(e);
             }
         };
@@ -580,12 +703,15 @@ impl Engine {
         let started = self.send(go)?;
         let mut score = None;
         let mut depth = None;
+        let mut score_cp = None;
         // A millisecond more than allowed, so that an answer just too late is a time loss
         // (judged by the clock) rather than silence.
         let deadline = started + allowed + Duration::from_millis(1);
         let (at, line) = self.wait_for("bestmove", deadline, stop, |line| {
-            if first_word(line) == "info" {
-                parse_info(line, &mut score, &mut depth);
+            if first_word(line) == "info"
+                && let Some(value) = parse_info(line, &mut score, &mut depth)
+            {
+                score_cp = Some(value);
             }
         })?;
         Ok(Reply {
@@ -593,6 +719,7 @@ impl Engine {
             elapsed: at.saturating_duration_since(started),
             score,
             depth,
+            score_cp,
         })
     }
 
@@ -603,6 +730,7 @@ impl Engine {
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
+                // Drop kills what the engine left behind in its group.
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -613,10 +741,14 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stdin = None;
+        // The whole group: the engine and any process it started (helpers, wrappers'
+        // children), whether or not the engine itself has exited.
+        kill_group(self.child.id());
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+        forget_group(self.child.id());
         // The reader ends at the pipe's end of file now that the process is gone (unless
         // a grandchild keeps the pipe open: then it is left to end by itself).
         if let Some(reader) = self.reader.take()

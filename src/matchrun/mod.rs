@@ -8,13 +8,16 @@
 //! `--concurrency` slot, each with its own pair of engine processes), and collects results
 //! on the main thread, which alone writes the PGN and the output.
 
+pub mod adjudicate;
 pub mod clock;
 pub mod engine;
 pub mod openings;
 pub mod referee;
+pub mod report;
+pub mod schedule;
 pub mod stats;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -25,14 +28,16 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::position::Side;
 use crate::record::{Outcome, Record};
 use crate::variant::Variant;
+use adjudicate::{DrawRule, ResignRule};
 use clock::{Limits, TimeControl};
 use engine::{Engine, EngineSpec};
 use openings::Opening;
-use referee::{Ending, FaultKind, Played, Seat, Settings};
-use stats::{Pentanomial, Sprt, SprtState, Trinomial};
+use referee::{Ending, Played, Seat, Settings};
+use report::{GameResult, Tally};
+use schedule::Schedule;
+use stats::{Sprt, SprtState};
 
 /// The rule switches shared by `perft`, `match`, `play` and `analyse`.
 #[derive(Args, Debug, Clone)]
@@ -90,12 +95,14 @@ pub enum Progress {
     Lines,
 }
 
-/// The `--engine` arguments, each kept as the words that followed it (clap's derive cannot
-/// group repeated multi-word options, so this part is written by hand).
+/// The `--engine` arguments (and `--each`), each kept as the words that followed it
+/// (clap's derive cannot group repeated multi-word options, so this part is written by hand).
 #[derive(Debug, Clone, Default)]
 pub struct EngineArgs {
     /// The words after each `--engine`.
     pub engines: Vec<Vec<String>>,
+    /// The words after `--each` (every `--each` together).
+    pub each: Vec<String>,
 }
 
 impl clap::FromArgMatches for EngineArgs {
@@ -104,7 +111,11 @@ impl clap::FromArgMatches for EngineArgs {
             .get_occurrences::<String>("engine")
             .map(|groups| groups.map(|words| words.cloned().collect()).collect())
             .unwrap_or_default();
-        Ok(EngineArgs { engines })
+        let each = matches
+            .get_many::<String>("each")
+            .map(|words| words.cloned().collect())
+            .unwrap_or_default();
+        Ok(EngineArgs { engines, each })
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -115,19 +126,29 @@ impl clap::FromArgMatches for EngineArgs {
 
 impl clap::Args for EngineArgs {
     fn augment_args(command: clap::Command) -> clap::Command {
-        command.arg(
-            clap::Arg::new("engine")
-                .long("engine")
-                .value_name("SPEC")
-                .num_args(1..)
-                .action(clap::ArgAction::Append)
-                .required(true)
-                .help(
-                    "An engine, given twice: cmd=\"<command line>\" [name=N] [dir=D] [proto=uci|ugi] \
-                     [option.<Name>=<value>]..., as one argument split like a shell line or as one \
-                     argument per key=value pair",
-                ),
-        )
+        command
+            .arg(
+                clap::Arg::new("engine")
+                    .long("engine")
+                    .value_name("SPEC")
+                    .num_args(1..)
+                    .action(clap::ArgAction::Append)
+                    .required(true)
+                    .help(
+                        "An engine (two or more): cmd=\"<command line>\" [name=N] [dir=D] \
+                         [proto=uci|ugi] [tc=T] [st=S] [depth=D] [nodes=N] [timemargin=MS] \
+                         [option.<Name>=<value>]..., as one argument split like a shell line or \
+                         as one argument per key=value pair",
+                    ),
+            )
+            .arg(
+                clap::Arg::new("each")
+                    .long("each")
+                    .value_name("KEY=VALUE")
+                    .num_args(1..)
+                    .action(clap::ArgAction::Append)
+                    .help("Settings for every engine, as in --engine (an engine's own win)"),
+            )
     }
 
     fn augment_args_for_update(command: clap::Command) -> clap::Command {
@@ -138,12 +159,28 @@ impl clap::Args for EngineArgs {
 /// `tuzdik match`.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// The two `--engine` specs.
+    /// The `--engine` specs.
     #[command(flatten)]
     pub engines: EngineArgs,
-    /// Games to play (default: every opening twice; with --sprt: until a bound is crossed).
+    /// Games per encounter per round (default: two engines play every opening twice, or
+    /// with --sprt until a bound is crossed; more engines play one pair per encounter).
     #[arg(long)]
     pub games: Option<u64>,
+    /// Rounds: every encounter is played once per round.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u64,
+    /// With three or more engines: round-robin (all against all) or gauntlet (the first
+    /// against each of the others).
+    #[arg(long, value_enum, default_value_t = schedule::Tournament::RoundRobin)]
+    pub tournament: schedule::Tournament,
+    /// Every opening is played twice with colours swapped (the default; for cutechess-cli
+    /// command lines).
+    #[arg(long)]
+    pub repeat: bool,
+    /// No colour swap: each game takes a new opening and the encounter's first engine plays
+    /// South (no pairs, so no pentanomial and no SPRT).
+    #[arg(long, conflicts_with = "repeat")]
+    pub noswap: bool,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -162,12 +199,23 @@ pub struct MatchArgs {
     /// Node limit sent with every go.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Openings: one position string (or `startpos`) per line; `#` starts a comment.
-    #[arg(long)]
-    pub openings: Option<PathBuf>,
+    /// Openings: a file of position strings (one per line, `#` comments) or a PGN file, or
+    /// `file=F [format=pgn|epd] [order=random|sequential] [plies=N] [start=N]`.
+    #[arg(long, num_args = 1..)]
+    pub openings: Option<Vec<String>>,
     /// Append every finished game to this PGN file.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// Continue the match whose games this PGN holds (it counts them, plays the rest, and
+    /// appends to it); give the same engines, openings and --seed.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Write the results as JSON to this file at the end (per game, totals, SPRT state).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Print the result tables every N games.
+    #[arg(long, default_value_t = 0)]
+    pub ratinginterval: u64,
     /// SPRT `elo0=E0,elo1=E1[,alpha=A,beta=B]` in normalised Elo; stops at a bound.
     #[arg(long)]
     pub sprt: Option<String>,
@@ -177,6 +225,18 @@ pub struct MatchArgs {
     /// Adjudicate a game after this many plies: the board is shared as for a repetition.
     #[arg(long = "max-plies")]
     pub max_plies: Option<u32>,
+    /// Resign adjudication `movecount=M score=R`: a side loses when, for M moves of each
+    /// engine, its engine scored it at -R or below and the other engine at +R or above.
+    #[arg(long, num_args = 1..)]
+    pub resign: Option<Vec<String>>,
+    /// Draw adjudication `movenumber=K movecount=M score=D`: a draw when from move K on both
+    /// engines scored within D of 0 for M moves each.
+    #[arg(long, num_args = 1..)]
+    pub draw: Option<Vec<String>>,
+    /// Adjudicate by solved tables (a `TablePath` directory of `tuzdik solve`): a position
+    /// they hold ends the game with their result.
+    #[arg(long)]
+    pub tb: Option<PathBuf>,
     /// How far past its time (ms) a move may come and still count.
     #[arg(long, default_value_t = 100)]
     pub timemargin: u64,
@@ -192,146 +252,36 @@ pub struct MatchArgs {
     /// Log every line sent to and read from the engines on stderr.
     #[arg(long)]
     pub debug: bool,
+    /// For a cluster worker: play only these game numbers (from 0, comma-separated).
+    #[arg(long = "only-games", hide = true, value_delimiter = ',')]
+    pub only_games: Option<Vec<u64>>,
+    /// For a cluster worker: print each finished game as a JSON line (with its PGN) and
+    /// nothing else on standard output.
+    #[arg(long = "worker-json", hide = true)]
+    pub worker_json: bool,
 }
 
 /// A finished game as a worker reports it.
 struct Finished {
-    index: u64,
-    a_is_south: bool,
+    plan: schedule::GamePlan,
     played: Played,
 }
 
-/// Everything the main thread keeps.
-struct Tally {
-    names: [String; 2],
-    trinomial: Trinomial,
-    pentanomial: Pentanomial,
-    /// A's half points in the first finished game of each pair still waiting for its twin.
-    open_pairs: HashMap<u64, u8>,
-    faults: [BTreeMap<FaultKind, u64>; 2],
-    adjudicated: u64,
-    sprt: Option<Sprt>,
-}
-
-impl Tally {
-    fn add(&mut self, finished: &Finished) {
-        let a_side = if finished.a_is_south {
-            Side::South
-        } else {
-            Side::North
+impl Finished {
+    fn result(&self) -> GameResult {
+        let fault = match &self.played.ending {
+            Ending::Forfeit { loser, fault } => Some((self.plan.seats[loser.index()], fault.kind)),
+            _ => None,
         };
-        let half_points = match finished.played.outcome {
-            Outcome::SouthWins if a_side == Side::South => 2,
-            Outcome::NorthWins if a_side == Side::North => 2,
-            Outcome::Draw => 1,
-            _ => 0,
-        };
-        match half_points {
-            2 => self.trinomial.wins += 1,
-            1 => self.trinomial.draws += 1,
-            _ => self.trinomial.losses += 1,
+        GameResult {
+            plan: self.plan,
+            outcome: self.played.outcome,
+            names: self.played.names.clone(),
+            termination: self.played.pgn_termination().to_string(),
+            adjudication: self.played.adjudication().map(str::to_string),
+            fault,
+            plies: self.played.game.moves().len(),
         }
-        let pair = finished.index / 2;
-        match self.open_pairs.remove(&pair) {
-            Some(first) => self.pentanomial.add(first, half_points),
-            None => {
-                self.open_pairs.insert(pair, half_points);
-            }
-        }
-        match &finished.played.ending {
-            Ending::Forfeit { loser, fault } => {
-                let engine = if *loser == a_side { 0 } else { 1 };
-                *self.faults[engine].entry(fault.kind).or_default() += 1;
-            }
-            Ending::MaxPlies(_) => self.adjudicated += 1,
-            Ending::Rules(_) => {}
-        }
-    }
-
-    fn llr(&self) -> Option<f64> {
-        self.sprt.map(|s| self.pentanomial.llr(s.elo0, s.elo1))
-    }
-
-    fn score_line(&self) -> String {
-        let t = &self.trinomial;
-        format!(
-            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-            self.names[0],
-            self.names[1],
-            t.wins,
-            t.losses,
-            t.draws,
-            t.score(),
-            t.games()
-        )
-    }
-
-    fn summary(&self) -> Vec<String> {
-        let t = &self.trinomial;
-        let mut lines = vec![self.score_line()];
-        if let Some(elo) = t.elo() {
-            lines.push(format!(
-                "Elo difference: {elo} (95%), LOS: {:.1} %, DrawRatio: {:.1} %",
-                t.los() * 100.0,
-                t.draw_ratio() * 100.0
-            ));
-        }
-        let p = &self.pentanomial;
-        if p.pairs() > 0 {
-            let mut line = format!(
-                "Ptnml(0-2): [{}], {} pair{}",
-                p.0.iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                p.pairs(),
-                if p.pairs() == 1 { "" } else { "s" }
-            );
-            if let Some(elo) = p.elo() {
-                line.push_str(&format!(": Elo {elo}"));
-            }
-            if let Some(nelo) = p.normalized_elo() {
-                line.push_str(&format!(", nElo {nelo}"));
-            }
-            line.push_str(" (95%)");
-            lines.push(line);
-        }
-        if let (Some(sprt), Some(llr)) = (self.sprt, self.llr()) {
-            let (lower, upper) = sprt.bounds();
-            let verdict = match sprt.state(llr) {
-                SprtState::H1 => "H1 accepted",
-                SprtState::H0 => "H0 accepted",
-                SprtState::Continue => "no decision yet",
-            };
-            lines.push(format!(
-                "SPRT: llr {} ({}%), lbound {:.2}, ubound {:.2} (nElo [{}, {}], alpha {}, beta {}) - {verdict}",
-                stats::number(llr, 2),
-                stats::number(llr / upper * 100.0, 1),
-                lower,
-                upper,
-                sprt.elo0,
-                sprt.elo1,
-                sprt.alpha,
-                sprt.beta
-            ));
-        }
-        for (engine, faults) in self.faults.iter().enumerate() {
-            if !faults.is_empty() {
-                let list: Vec<String> = faults
-                    .iter()
-                    .map(|(kind, n)| format!("{} {n}", kind.name()))
-                    .collect();
-                lines.push(format!(
-                    "Forfeits by {}: {}",
-                    self.names[engine],
-                    list.join(", ")
-                ));
-            }
-        }
-        if self.adjudicated > 0 {
-            lines.push(format!("Adjudicated at --max-plies: {}", self.adjudicated));
-        }
-        lines
     }
 }
 
@@ -374,16 +324,17 @@ fn hostname() -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
-/// Builds the PGN record of a finished game.
+/// Builds the PGN record of a finished game. `time_controls` are South's and North's: the
+/// `TimeControl` tag when they agree, `WhiteTimeControl`/`BlackTimeControl` when not.
 pub fn record_of(
     played: &Played,
     event: &str,
     round: u64,
-    time_control: &str,
+    time_controls: [&str; 2],
     date: &str,
     site: &str,
 ) -> Record {
-    let tags = [
+    let mut tags = vec![
         ("Event", event.to_string()),
         ("Site", site.to_string()),
         ("Date", date.to_string()),
@@ -391,13 +342,26 @@ pub fn record_of(
         ("White", played.names[0].clone()),
         ("Black", played.names[1].clone()),
         ("Result", played.outcome.token().to_string()),
-        ("TimeControl", time_control.to_string()),
-        ("Variant", played.game.variant().to_string()),
     ];
+    if time_controls[0] == time_controls[1] {
+        tags.push(("TimeControl", time_controls[0].to_string()));
+    } else {
+        tags.push(("WhiteTimeControl", time_controls[0].to_string()));
+        tags.push(("BlackTimeControl", time_controls[1].to_string()));
+    }
+    tags.push(("Variant", played.game.variant().to_string()));
     let mut record = Record::from_game(&played.game, &tags, Some(played.outcome));
     record.set_tag("Termination", played.pgn_termination());
     record.set_tag("PlyCount", played.game.moves().len().to_string());
-    for (recorded, note) in record.moves.iter_mut().zip(&played.notes) {
+    for recorded in record.moves.iter_mut().take(played.book_plies) {
+        recorded.comment = Some("book".to_string());
+    }
+    for (recorded, note) in record
+        .moves
+        .iter_mut()
+        .skip(played.book_plies)
+        .zip(&played.notes)
+    {
         recorded.comment = Some(note.clone());
     }
     let reason = played.reason();
@@ -422,7 +386,9 @@ fn interrupt_flags() -> &'static (Arc<AtomicBool>, Arc<AtomicBool>) {
         let (s, i) = (Arc::clone(&stop), Arc::clone(&interrupted));
         let _ = ctrlc::set_handler(move || {
             if i.swap(true, Ordering::SeqCst) {
-                // A second Ctrl-C: give up at once (the engines see their input close).
+                // A second Ctrl-C: give up at once, taking every engine (and whatever it
+                // started) along, since they sit in their own process groups.
+                engine::kill_all_engines();
                 std::process::exit(130);
             }
             s.store(true, Ordering::SeqCst);
@@ -431,7 +397,8 @@ fn interrupt_flags() -> &'static (Arc<AtomicBool>, Arc<AtomicBool>) {
     })
 }
 
-fn limits_of(args: &MatchArgs) -> Result<Limits, String> {
+/// The match-wide limits (`--tc`, `--movetime`, `--depth`, `--nodes`).
+fn match_limits(args: &MatchArgs) -> Result<Limits, String> {
     let time = match (&args.tc, args.movetime) {
         (Some(_), Some(_)) => return Err("give --tc or --movetime, not both".to_string()),
         (Some(tc), None) => clock::parse_tc(tc)?,
@@ -439,9 +406,6 @@ fn limits_of(args: &MatchArgs) -> Result<Limits, String> {
         (None, Some(ms)) => TimeControl::MoveTime(ms),
         (None, None) => TimeControl::None,
     };
-    if time == TimeControl::None && args.depth.is_none() && args.nodes.is_none() {
-        return Err("give a time control: --tc, --movetime, --depth or --nodes".to_string());
-    }
     if args.depth == Some(0) {
         return Err("--depth must be at least 1".to_string());
     }
@@ -453,6 +417,15 @@ fn limits_of(args: &MatchArgs) -> Result<Limits, String> {
         depth: args.depth,
         nodes: args.nodes,
     })
+}
+
+/// An engine's own limits: its spec's `tc=`/`st=`/`depth=`/`nodes=` over the match's.
+fn engine_limits(spec: &EngineSpec, shared: &Limits) -> Limits {
+    Limits {
+        time: spec.time.unwrap_or(shared.time),
+        depth: spec.depth.or(shared.depth),
+        nodes: spec.nodes.or(shared.nodes),
+    }
 }
 
 /// Starts an engine once to check that it runs and to learn its name.
@@ -480,8 +453,7 @@ fn preflight(
 
 /// Draws the progress bar line.
 fn progress_bar(tally: &Tally, total: Option<u64>, started: Instant) -> String {
-    let t = &tally.trinomial;
-    let done = t.games();
+    let done = tally.played();
     let mut line = String::from("\r\x1b[2K");
     if let Some(total) = total {
         let width = 24u64;
@@ -493,15 +465,18 @@ fn progress_bar(tally: &Tally, total: Option<u64>, started: Instant) -> String {
     } else {
         line.push_str(&format!("{done} games"));
     }
-    line.push_str(&format!(
-        "  {} - {} - {} [{:.3}]",
-        t.wins,
-        t.losses,
-        t.draws,
-        t.score()
-    ));
-    if let Some(elo) = t.elo() {
-        line.push_str(&format!("  Elo {}", elo));
+    if tally.encounters.len() == 1 {
+        let t = &tally.encounters[0].trinomial;
+        line.push_str(&format!(
+            "  {} - {} - {} [{:.3}]",
+            t.wins,
+            t.losses,
+            t.draws,
+            t.score()
+        ));
+        if let Ok(elo) = t.elo() {
+            line.push_str(&format!("  Elo {elo}"));
+        }
     }
     if let Some(llr) = tally.llr() {
         line.push_str(&format!("  LLR {}", stats::number(llr, 2)));
@@ -510,51 +485,229 @@ fn progress_bar(tally: &Tally, total: Option<u64>, started: Instant) -> String {
     line
 }
 
-/// Runs a match. Configuration errors come back as `Err` (nothing was played); once games
-/// are under way the match always ends with its summary.
-pub fn run(args: &MatchArgs) -> Result<(), String> {
+/// The engine specs: `--each` words first, so that an engine's own words win.
+fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>, String> {
     let engine_words = &args.engines.engines;
-    if engine_words.len() != 2 {
+    if engine_words.len() < 2 {
         return Err(format!(
-            "give --engine exactly twice (got {})",
+            "give --engine at least twice (got {})",
             engine_words.len()
         ));
     }
+    let each = args
+        .engines
+        .each
+        .iter()
+        .map(|w| engine::split_words(w))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("--each: {e}"))?
+        .concat();
+    if let Some(word) = each
+        .iter()
+        .find(|w| w.starts_with("cmd=") || w.starts_with("name="))
+    {
+        return Err(format!("--each: '{word}' must be given per engine"));
+    }
     let mut specs = Vec::new();
     for (i, words) in engine_words.iter().enumerate() {
-        let spec = match words.as_slice() {
-            [one] => EngineSpec::parse(one),
-            pairs => EngineSpec::from_pairs(pairs),
-        };
-        specs.push(spec.map_err(|e| format!("--engine {}: {e}", i + 1))?);
+        let mut all = each.clone();
+        match words.as_slice() {
+            [one] => all
+                .extend(engine::split_words(one).map_err(|e| format!("--engine {}: {e}", i + 1))?),
+            pairs => all.extend(pairs.iter().cloned()),
+        }
+        specs.push(EngineSpec::from_pairs(&all).map_err(|e| format!("--engine {}: {e}", i + 1))?);
     }
+    Ok(specs)
+}
+
+/// The games a PGN from an earlier run of the same match holds, checked against the
+/// schedule (same engines in the same seats, same opening).
+fn resumed_games(
+    path: &std::path::Path,
+    schedule: &Schedule,
+    names: &[String],
+    book: &[Opening],
+    total: Option<u64>,
+) -> Result<Vec<GameResult>, String> {
+    let shown = path.display();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("--resume {shown}: {e}")),
+    };
+    let records = Record::parse_all(&text).map_err(|e| format!("--resume {shown}: {e}"))?;
+    let mut seen = HashSet::new();
+    let mut games = Vec::new();
+    for (number, record) in records.iter().enumerate() {
+        let what = format!("--resume {shown}: game {}", number + 1);
+        let round: u64 = record
+            .tag("Round")
+            .and_then(|r| r.parse().ok())
+            .filter(|r| *r >= 1)
+            .ok_or_else(|| format!("{what}: no Round tag with a game number"))?;
+        let index = round - 1;
+        if total.is_some_and(|t| index >= t) {
+            return Err(format!(
+                "{what}: Round {round} is beyond this match's {} games",
+                total.unwrap_or(0)
+            ));
+        }
+        if !seen.insert(index) {
+            return Err(format!("{what}: Round {round} is there twice"));
+        }
+        let plan = schedule.plan(index);
+        let expected = [&names[plan.seats[0]], &names[plan.seats[1]]];
+        let found = [
+            record.tag("White").unwrap_or(""),
+            record.tag("Black").unwrap_or(""),
+        ];
+        if found[0] != expected[0] || found[1] != expected[1] {
+            return Err(format!(
+                "{what}: {} vs {}, but this match's game {round} is {} vs {} (give the same engines in the same order)",
+                found[0], found[1], expected[0], expected[1]
+            ));
+        }
+        let game = record.replay().map_err(|e| format!("{what}: {e}"))?;
+        let opening = &book[plan.opening];
+        let book_moves = opening.game.moves();
+        if game.start() != opening.game.start() || !game.moves().starts_with(book_moves) {
+            return Err(format!(
+                "{what}: it did not start from this match's opening {} (give the same --openings and --seed)",
+                opening.source
+            ));
+        }
+        let outcome = record
+            .result
+            .filter(|o| *o != Outcome::Unknown)
+            .ok_or_else(|| format!("{what}: no result"))?;
+        let termination = record.tag("Termination").unwrap_or("normal").to_string();
+        let adjudication = (termination == "adjudication").then(|| {
+            // The kind is named in the comment on the last move (or before the moves).
+            let comment = record
+                .moves
+                .last()
+                .and_then(|m| m.comment.as_deref())
+                .or(record.leading_comment.as_deref())
+                .unwrap_or("");
+            [
+                ("resign adjudication", "resign"),
+                ("draw adjudication", "draw"),
+                ("tablebase adjudication", "tablebase"),
+                ("Adjudicated after", "max plies"),
+            ]
+            .iter()
+            .find(|(text, _)| comment.contains(text))
+            .map_or("unnamed", |(_, kind)| kind)
+            .to_string()
+        });
+        games.push(GameResult {
+            plan,
+            outcome,
+            names: [expected[0].clone(), expected[1].clone()],
+            termination,
+            adjudication,
+            fault: None,
+            plies: game.moves().len(),
+        });
+    }
+    Ok(games)
+}
+
+/// Runs a match. Configuration errors come back as `Err` (nothing was played); once games
+/// are under way the match always ends with its summary.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let specs = engine_specs(args)?;
     let variant = args.rules.variant()?;
-    let limits = limits_of(args)?;
+    let shared = match_limits(args)?;
+    let limits: Vec<Limits> = specs.iter().map(|s| engine_limits(s, &shared)).collect();
+    for (i, l) in limits.iter().enumerate() {
+        if l.time == TimeControl::None && l.depth.is_none() && l.nodes.is_none() {
+            return Err(format!(
+                "give a time control: --tc, --movetime, --depth or --nodes (or tc=, st=, \
+                 depth=, nodes= for --engine {})",
+                i + 1
+            ));
+        }
+    }
     if args.concurrency == 0 || args.concurrency > 256 {
         return Err(format!(
             "--concurrency {} is outside 1..256",
             args.concurrency
         ));
     }
-    let book: Vec<Opening> = match &args.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            openings::parse(&text, variant, &path.display().to_string())?
+    let (book, book_spec) = match &args.openings {
+        Some(words) => {
+            let spec = openings::BookSpec::parse(words)?;
+            (spec.load(variant)?, Some(spec))
         }
-        None => openings::default_for(variant)?,
+        None => (openings::default_for(variant)?, None),
     };
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let engines = specs.len();
+    if sprt.is_some() && engines != 2 {
+        return Err(format!("--sprt needs exactly two engines (got {engines})"));
+    }
+    if sprt.is_some() && args.noswap {
+        return Err("--sprt needs colour-swapped pairs: drop --noswap".to_string());
+    }
+    if args.rounds == 0 {
+        return Err("--rounds must be at least 1".to_string());
+    }
     let games = match args.games {
         Some(0) => return Err("--games must be at least 1".to_string()),
         Some(n) => n,
-        None if sprt.is_some() => u64::MAX,
-        None => 2 * book.len() as u64,
+        None if sprt.is_some() && args.rounds == 1 => u64::MAX,
+        None if engines == 2 => 2 * book.len() as u64,
+        None => 2,
     };
     if args.max_plies == Some(0) {
         return Err("--max-plies must be at least 1".to_string());
     }
-    let mut pgn = match &args.pgn {
+    let resign = args.resign.as_deref().map(ResignRule::parse).transpose()?;
+    let draw = args.draw.as_deref().map(DrawRule::parse).transpose()?;
+    let tablebase = match &args.tb {
+        Some(dir) => {
+            if !crate::solve::board::is_table_variant(variant) {
+                return Err(format!(
+                    "--tb: the solved tables are for plain Bestemshchi, not {variant}"
+                ));
+            }
+            let table = crate::solve::Tablebase::load(dir, None)
+                .map_err(|e| format!("--tb {}: {e}", dir.display()))?;
+            Some(Arc::new(table))
+        }
+        None => None,
+    };
+    let random = book_spec.as_ref().is_some_and(|b| b.random);
+    let seed = args.seed.or(random.then_some(0));
+    let schedule = Schedule {
+        encounters: Schedule::encounters_of(engines, args.tournament),
+        rounds: args.rounds,
+        games,
+        paired: !args.noswap,
+        order: openings::order(book.len(), seed),
+        start: book_spec.as_ref().map_or(0, |b| b.start - 1),
+    };
+    let total = schedule.total();
+    if let Some(only) = &args.only_games
+        && let Some(bad) = only.iter().find(|&&i| total.is_some_and(|t| i >= t))
+    {
+        return Err(format!(
+            "--only-games: game {bad} is beyond the match's {} games",
+            total.unwrap_or(0)
+        ));
+    }
+    let pgn_path = args.pgn.clone().or_else(|| args.resume.clone());
+    if let (Some(pgn), Some(resume)) = (&args.pgn, &args.resume)
+        && pgn != resume
+    {
+        return Err(
+            "--resume appends to the PGN it reads: leave out --pgn or give the same file"
+                .to_string(),
+        );
+    }
+    let mut pgn = match &pgn_path {
         Some(path) => Some(
             File::options()
                 .create(true)
@@ -564,26 +717,51 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         ),
         None => None,
     };
+    if let Some(path) = &args.json {
+        File::create(path).map_err(|e| format!("--json {}: {e}", path.display()))?;
+    }
 
     let mut names = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         names.push(preflight(spec, i + 1, variant, args.debug)?);
     }
-    if names[0] == names[1] {
-        names[1] = format!("{} (2)", names[1]);
+    for i in 1..names.len() {
+        let mut copy = 2;
+        let base = names[i].clone();
+        while names[..i].contains(&names[i]) {
+            names[i] = format!("{base} ({copy})");
+            copy += 1;
+        }
     }
-    let names = [names[0].clone(), names[1].clone()];
+
+    let mut tally = Tally::new(names.clone(), &schedule.encounters, sprt);
+    let mut done = HashSet::new();
+    if let Some(path) = &args.resume {
+        for game in resumed_games(path, &schedule, &names, &book, total)? {
+            done.insert(game.plan.index);
+            tally.add(game);
+        }
+    }
+    let resumed = tally.played();
 
     let settings = Arc::new(Settings {
         variant,
-        limits,
-        grace: Duration::from_millis(args.timemargin),
         move_timeout: Duration::from_millis(args.move_timeout.max(1)),
         max_plies: args.max_plies,
+        resign,
+        draw,
+        tablebase,
         debug: args.debug,
     });
-    let order = openings::order(book.len(), args.seed);
+    let pending: Arc<Vec<u64>> = Arc::new(match (&args.only_games, total) {
+        (Some(only), _) => only.iter().copied().filter(|i| !done.contains(i)).collect(),
+        (None, Some(total)) => (0..total).filter(|i| !done.contains(i)).collect(),
+        (None, None) => Vec::new(),
+    });
+    let unbounded = args.only_games.is_none() && total.is_none();
+    let done = Arc::new(done);
     let book = Arc::new(book);
+    let schedule = Arc::new(schedule);
     let (stop, interrupted) = {
         let (stop, interrupted) = interrupt_flags();
         (Arc::clone(stop), Arc::clone(interrupted))
@@ -593,42 +771,61 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let next = Arc::new(AtomicU64::new(0));
     let (sender, results) = mpsc::channel::<Finished>();
     let mut workers = Vec::new();
-    let slots = (args.concurrency as u64).min(games) as usize;
+    let to_play = if unbounded {
+        u64::MAX
+    } else {
+        pending.len() as u64
+    };
+    let slots = (args.concurrency as u64).min(to_play) as usize;
     for worker in 0..slots {
         let sender = sender.clone();
-        let (settings, book, order, stop, next) = (
+        let (settings, book, schedule, stop, next, pending, done) = (
             Arc::clone(&settings),
             Arc::clone(&book),
-            order.clone(),
+            Arc::clone(&schedule),
             Arc::clone(&stop),
             Arc::clone(&next),
+            Arc::clone(&pending),
+            Arc::clone(&done),
         );
-        let mut seats = [0, 1].map(|e| Seat {
-            spec: specs[e].clone(),
-            name: names[e].clone(),
-            label: format!("{}#{}", names[e], worker + 1),
-            engine: None,
-        });
+        let mut seats: Vec<Seat> = (0..engines)
+            .map(|e| Seat {
+                spec: specs[e].clone(),
+                name: names[e].clone(),
+                label: format!("{}#{}", names[e], worker + 1),
+                limits: limits[e],
+                grace: Duration::from_millis(specs[e].timemargin.unwrap_or(args.timemargin)),
+                engine: None,
+            })
+            .collect();
         let handle = std::thread::Builder::new()
             .name(format!("match-{}", worker + 1))
             .spawn(move || {
                 while !stop.load(Ordering::SeqCst) {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= games {
-                        break;
-                    }
-                    let opening = &book[order[((index / 2) % order.len() as u64) as usize]];
-                    let a_is_south = index % 2 == 0;
-                    let [a, b] = &mut seats;
-                    let pair = if a_is_south { [a, b] } else { [b, a] };
+                    let cursor = next.fetch_add(1, Ordering::SeqCst);
+                    let index = if unbounded {
+                        if done.contains(&cursor) {
+                            continue;
+                        }
+                        cursor
+                    } else {
+                        match pending.get(cursor as usize) {
+                            Some(&index) => index,
+                            None => break,
+                        }
+                    };
+                    let plan = schedule.plan(index);
+                    let opening = &book[plan.opening];
+                    let [south, north] = plan.seats;
+                    let (low, high) = seats.split_at_mut(south.max(north));
+                    let pair = if south < north {
+                        [&mut low[south], &mut high[0]]
+                    } else {
+                        [&mut high[0], &mut low[north]]
+                    };
                     match referee::play(pair, opening, &settings, &stop) {
                         Some(played) => {
-                            let finished = Finished {
-                                index,
-                                a_is_south,
-                                played,
-                            };
-                            if sender.send(finished).is_err() {
+                            if sender.send(Finished { plan, played }).is_err() {
                                 break;
                             }
                         }
@@ -644,30 +841,26 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     }
     drop(sender);
 
-    let bar = match args.progress {
-        Progress::Bar => true,
-        Progress::Lines => false,
-        Progress::Auto => std::io::stdout().is_terminal(),
-    };
+    let bar = !args.worker_json
+        && match args.progress {
+            Progress::Bar => true,
+            Progress::Lines => false,
+            Progress::Auto => std::io::stdout().is_terminal(),
+        };
     let started = Instant::now();
     let date = today();
     let site = hostname();
-    let time_control = limits.time.pgn_tag();
-    let mut tally = Tally {
-        names: names.clone(),
-        trinomial: Trinomial::default(),
-        pentanomial: Pentanomial::default(),
-        open_pairs: HashMap::new(),
-        faults: [BTreeMap::new(), BTreeMap::new()],
-        adjudicated: 0,
-        sprt,
-    };
+    let time_controls: Vec<String> = limits.iter().map(|l| l.time.pgn_tag()).collect();
     let mut pgn_error = None;
-    let total = (games != u64::MAX).then_some(games);
+    let shown_total = if args.only_games.is_some() {
+        Some(pending.len() as u64 + resumed)
+    } else {
+        total
+    };
     let stdout = std::io::stdout();
     if bar {
         let mut out = stdout.lock();
-        let _ = write!(out, "{}", progress_bar(&tally, total, started));
+        let _ = write!(out, "{}", progress_bar(&tally, shown_total, started));
         let _ = out.flush();
     }
     loop {
@@ -676,7 +869,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if bar {
                     let mut out = stdout.lock();
-                    let _ = write!(out, "{}", progress_bar(&tally, total, started));
+                    let _ = write!(out, "{}", progress_bar(&tally, shown_total, started));
                     let _ = out.flush();
                 }
                 continue;
@@ -687,42 +880,62 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             // Stopped (Ctrl-C, a decided SPRT, a PGN error): later results are abandoned.
             continue;
         }
-        tally.add(&finished);
+        let result = finished.result();
+        let seats = finished.plan.seats;
+        let record = record_of(
+            &finished.played,
+            &args.event,
+            finished.plan.index + 1,
+            [&time_controls[seats[0]], &time_controls[seats[1]]],
+            &date,
+            &site,
+        );
         if let Some(file) = pgn.as_mut() {
-            let record = record_of(
-                &finished.played,
-                &args.event,
-                finished.index + 1,
-                &time_control,
-                &date,
-                &site,
-            );
             let written = writeln!(file, "{record}").and_then(|_| file.flush());
             if let Err(e) = written {
-                pgn_error = Some(format!("--pgn: writing game {}: {e}", finished.index + 1));
+                pgn_error = Some(format!(
+                    "--pgn: writing game {}: {e}",
+                    finished.plan.index + 1
+                ));
                 stop.store(true, Ordering::SeqCst);
             }
         }
         let mut out = stdout.lock();
-        if bar {
-            let _ = write!(out, "{}", progress_bar(&tally, total, started));
+        if args.worker_json {
+            let _ = writeln!(
+                out,
+                "{}",
+                report::game_json(&result, Some(&record.to_string()))
+            );
+        }
+        tally.add(result);
+        if args.worker_json {
+        } else if bar {
+            let _ = write!(out, "{}", progress_bar(&tally, shown_total, started));
         } else {
             let played = &finished.played;
             let _ = writeln!(
                 out,
                 "Finished game {} ({} vs {}): {} {{{}}}",
-                finished.index + 1,
+                finished.plan.index + 1,
                 played.names[0],
                 played.names[1],
                 played.outcome.token(),
                 played.reason()
             );
-            let _ = writeln!(out, "{}", tally.score_line());
+            let _ = writeln!(out, "{}", tally.score_line(finished.plan.encounter));
+            if args.ratinginterval > 0
+                && (tally.played() - resumed).is_multiple_of(args.ratinginterval)
+            {
+                for line in tally.tables() {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
         }
         let _ = out.flush();
         drop(out);
-        if let (Some(sprt), Some(llr)) = (tally.sprt, tally.llr())
-            && sprt.state(llr) != SprtState::Continue
+        if let Some(state) = tally.sprt_state()
+            && state != SprtState::Continue
         {
             stop.store(true, Ordering::SeqCst);
         }
@@ -730,12 +943,27 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     for handle in workers {
         let _ = handle.join();
     }
+    let interrupted = interrupted.load(Ordering::SeqCst);
+    if let Some(path) = &args.json {
+        let complete = !interrupted && pgn_error.is_none();
+        std::fs::write(path, tally.to_json(complete))
+            .map_err(|e| format!("--json {}: {e}", path.display()))?;
+    }
+    if args.worker_json {
+        return match pgn_error {
+            Some(error) => Err(error),
+            None => Ok(()),
+        };
+    }
     let mut out = stdout.lock();
     if bar {
-        let _ = writeln!(out, "{}", progress_bar(&tally, total, started));
+        let _ = writeln!(out, "{}", progress_bar(&tally, shown_total, started));
     }
-    if interrupted.load(Ordering::SeqCst) {
+    if interrupted {
         let _ = writeln!(out, "Interrupted: games still running were abandoned.");
+    }
+    if resumed > 0 {
+        let _ = writeln!(out, "Resumed: {resumed} games from the PGN counted.");
     }
     for line in tally.summary() {
         let _ = writeln!(out, "{line}");
@@ -743,7 +971,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let _ = writeln!(
         out,
         "Finished match: {} games in {:.1} s",
-        tally.trinomial.games(),
+        tally.played(),
         started.elapsed().as_secs_f64()
     );
     let _ = out.flush();

@@ -51,6 +51,160 @@ pub fn parse(text: &str, variant: Variant, name: &str) -> Result<Vec<Opening>, S
     Ok(openings)
 }
 
+/// Reads the openings of a PGN file: each game's start position and its first `plies`
+/// moves (all of them when `None`). Every game must replay under `variant`'s rules and
+/// leave a game still to play.
+///
+/// ```
+/// use tuzdik::matchrun::openings::from_pgn;
+/// use tuzdik::Variant;
+/// let pgn = "[Event \"x\"]\n\n1. 87(10) 87(10) 2. 22 *\n";
+/// let book = from_pgn(pgn, Variant::TOGYZ, "book.pgn", Some(2)).unwrap();
+/// assert_eq!(book[0].game.moves().len(), 2);
+/// ```
+pub fn from_pgn(
+    text: &str,
+    variant: Variant,
+    name: &str,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, String> {
+    let records = crate::record::Record::parse_all(text).map_err(|e| format!("{name}: {e}"))?;
+    let mut openings = Vec::new();
+    for (number, record) in records.iter().enumerate() {
+        let source = format!("{name}: game {}", number + 1);
+        let recorded = record.variant().map_err(|e| format!("{source}: {e}"))?;
+        if recorded != variant {
+            return Err(format!(
+                "{source}: a {recorded} game, but the match plays {variant}"
+            ));
+        }
+        let full = record.replay().map_err(|e| format!("{source}: {e}"))?;
+        let mut game = record.start().map_err(|e| format!("{source}: {e}"))?;
+        for &mv in full.moves().iter().take(plies.unwrap_or(usize::MAX)) {
+            game.try_play(mv).map_err(|e| format!("{source}: {e}"))?;
+        }
+        if game.termination().is_some() || game.legal_moves().is_empty() {
+            return Err(format!(
+                "{source}: the game is over after {} plies (give a smaller plies=)",
+                game.moves().len()
+            ));
+        }
+        openings.push(Opening { game, source });
+    }
+    if openings.is_empty() {
+        return Err(format!("{name}: no games in the file"));
+    }
+    Ok(openings)
+}
+
+/// How the book is used, from `--openings file=F [format=pgn|epd] [order=random|sequential]
+/// [plies=N] [start=N]` (or `--openings F` alone: a position file, or PGN when `F` ends in
+/// `.pgn`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookSpec {
+    /// The file.
+    pub file: std::path::PathBuf,
+    /// PGN (`true`) or one position string per line.
+    pub pgn: bool,
+    /// Shuffled (with `--seed`, 0 when none is given) rather than in file order.
+    pub random: bool,
+    /// PGN: moves taken from each game (all when `None`).
+    pub plies: Option<usize>,
+    /// The first opening used, counted from 1.
+    pub start: usize,
+}
+
+impl BookSpec {
+    /// Parses the words after `--openings`.
+    pub fn parse(words: &[String]) -> Result<BookSpec, String> {
+        let mut file = None;
+        let mut format = None;
+        let mut random = false;
+        let mut plies = None;
+        let mut start = 1;
+        for word in words {
+            let Some((key, value)) = word.split_once('=') else {
+                if file.is_none() && words.len() == 1 {
+                    file = Some(std::path::PathBuf::from(word));
+                    continue;
+                }
+                return Err(format!("--openings: '{word}' is not key=value"));
+            };
+            let number = |what: &str| -> Result<usize, String> {
+                value
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| {
+                        format!("--openings: {what}={value} is not a whole number above 0")
+                    })
+            };
+            match key {
+                "file" => file = Some(std::path::PathBuf::from(value)),
+                "format" => match value.to_ascii_lowercase().as_str() {
+                    "pgn" => format = Some(true),
+                    "epd" | "fen" | "txt" | "positions" => format = Some(false),
+                    _ => return Err(format!("--openings: format={value}: expected pgn or epd")),
+                },
+                "order" => match value.to_ascii_lowercase().as_str() {
+                    "random" => random = true,
+                    "sequential" => random = false,
+                    _ => {
+                        return Err(format!(
+                            "--openings: order={value}: expected random or sequential"
+                        ));
+                    }
+                },
+                "plies" => plies = Some(number("plies")?),
+                "start" => start = number("start")?,
+                // cutechess's policy: every opening is played as a colour-swapped pair here.
+                "policy" => {}
+                _ => {
+                    return Err(format!(
+                        "--openings: unknown key '{key}' (expected file, format, order, plies, start)"
+                    ));
+                }
+            }
+        }
+        let file = file.ok_or("--openings: file= is missing")?;
+        let pgn = format.unwrap_or_else(|| {
+            file.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+        });
+        if plies.is_some() && !pgn {
+            return Err("--openings: plies= applies to PGN books only".to_string());
+        }
+        Ok(BookSpec {
+            file,
+            pgn,
+            random,
+            plies,
+            start,
+        })
+    }
+
+    /// Reads the book.
+    pub fn load(&self, variant: Variant) -> Result<Vec<Opening>, String> {
+        let name = self.file.display().to_string();
+        let text =
+            std::fs::read_to_string(&self.file).map_err(|e| format!("--openings {name}: {e}"))?;
+        let book = if self.pgn {
+            from_pgn(&text, variant, &name, self.plies)?
+        } else {
+            parse(&text, variant, &name)?
+        };
+        if self.start > book.len() {
+            return Err(format!(
+                "--openings: start={} but {name} has {} openings",
+                self.start,
+                book.len()
+            ));
+        }
+        Ok(book)
+    }
+}
+
 /// The openings to use when `--openings` is not given: the built-in set for Toguz Kumalak
 /// with its standard rules, the start position for anything else.
 pub fn default_for(variant: Variant) -> Result<Vec<Opening>, String> {
@@ -179,6 +333,29 @@ mod tests {
                 .unwrap_err()
                 .contains("no openings")
         );
+    }
+
+    #[test]
+    fn book_specs_parse() {
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let spec = BookSpec::parse(&words("file=a.pgn order=random plies=4 start=3")).unwrap();
+        assert!(spec.pgn && spec.random);
+        assert_eq!((spec.plies, spec.start), (Some(4), 3));
+        let plain = BookSpec::parse(&words("book.txt")).unwrap();
+        assert!(!plain.pgn && !plain.random);
+        for (bad, says) in [
+            ("file=a.txt plies=3", "PGN books only"),
+            ("order=random", "file= is missing"),
+            ("file=a.pgn order=shuffled", "order=shuffled"),
+            ("file=a.pgn start=0", "start=0"),
+            ("a.txt b.txt", "not key=value"),
+        ] {
+            let error = BookSpec::parse(&words(bad)).unwrap_err();
+            assert!(error.contains(says), "{bad}: {error}");
+        }
+        let over = "[Event \"x\"]\n\n1. 87(10) 87(10) *\n";
+        assert!(from_pgn(over, Variant::TOGYZ, "b", None).is_ok());
+        assert!(from_pgn("", Variant::TOGYZ, "b", None).is_err());
     }
 
     #[test]

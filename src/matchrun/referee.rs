@@ -2,16 +2,19 @@
 //! project's rules. Engines only propose moves; every move is checked, every clock is kept
 //! here, and the rules (or a forfeit) decide the result.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::adjudicate::{DrawRule, ResignRule};
 use super::clock::{Clock, Limits, TimeControl};
 use super::engine::{Engine, EngineSpec, Failure, Proto};
 use super::openings::Opening;
 use crate::game::{Game, GameError, Termination};
-use crate::moves::MoveError;
+use crate::position::MoveError;
 use crate::position::{Side, Status};
 use crate::record::Outcome;
+use crate::solve::Tablebase;
 use crate::variant::Variant;
 
 /// What every game of a match shares.
@@ -19,14 +22,16 @@ use crate::variant::Variant;
 pub struct Settings {
     /// The rules.
     pub variant: Variant,
-    /// Time control and search limits.
-    pub limits: Limits,
-    /// How far past its time an answer may come and still count.
-    pub grace: Duration,
     /// The longest wait for a move when there is no clock.
     pub move_timeout: Duration,
     /// Adjudicate after this many plies.
     pub max_plies: Option<u32>,
+    /// `--resign`.
+    pub resign: Option<ResignRule>,
+    /// `--draw`.
+    pub draw: Option<DrawRule>,
+    /// `--tb`: solved positions end the game with the table's result.
+    pub tablebase: Option<Arc<Tablebase>>,
     /// Log all engine traffic to stderr.
     pub debug: bool,
 }
@@ -39,6 +44,10 @@ pub struct Seat {
     pub name: String,
     /// A label for debug output.
     pub label: String,
+    /// Its time control and search limits.
+    pub limits: Limits,
+    /// How far past its time an answer may come and still count.
+    pub grace: Duration,
     /// The running process (`None` before its first game and after a fault).
     pub engine: Option<Engine>,
 }
@@ -105,6 +114,22 @@ pub enum Ending {
     Rules(Termination),
     /// Adjudicated at `--max-plies`: the board is shared as for a repetition.
     MaxPlies(u32),
+    /// Adjudicated by `--resign`: both engines agreed that `loser` is lost.
+    Resign {
+        /// Who resigns.
+        loser: Side,
+        /// The rule that applied.
+        rule: ResignRule,
+    },
+    /// Adjudicated by `--draw`: both engines agreed the game is level.
+    DrawAgreed(DrawRule),
+    /// Adjudicated by `--tb`: the table's margin for the side to move.
+    Tablebase {
+        /// The side to move.
+        mover: Side,
+        /// The margin it can force from here.
+        margin: i32,
+    },
     /// An engine lost by a fault.
     Forfeit {
         /// Who lost.
@@ -129,6 +154,8 @@ pub struct Played {
     pub notes: Vec<String>,
     /// The names `[South, North]`.
     pub names: [String; 2],
+    /// Moves of the opening itself (before the engines' first move).
+    pub book_plies: usize,
 }
 
 impl Played {
@@ -150,6 +177,30 @@ impl Played {
                     "Adjudicated after {plies} plies: the board is shared as for a repetition, {s}"
                 )
             }
+            Ending::Resign { loser, rule } => format!(
+                "{} wins by resign adjudication: {loser} ({}) at {} or worse and its opponent at \
+                 +{} or better for {} moves each",
+                loser.opponent(),
+                self.names[loser.index()],
+                -rule.score,
+                rule.score,
+                rule.moves
+            ),
+            Ending::DrawAgreed(rule) => format!(
+                "Draw by draw adjudication: both engines within {} of 0 for {} moves each, from \
+                 move {} on",
+                rule.score, rule.moves, rule.after_move
+            ),
+            Ending::Tablebase { mover, margin } => {
+                let who = match self.outcome {
+                    Outcome::SouthWins => "South wins",
+                    Outcome::NorthWins => "North wins",
+                    _ => "Draw",
+                };
+                format!(
+                    "{who} by tablebase adjudication: {mover} to move can force a margin of {margin}"
+                )
+            }
             Ending::Forfeit { loser, fault } => format!(
                 "{loser} ({}) loses {}",
                 self.names[loser.index()],
@@ -158,11 +209,25 @@ impl Played {
         }
     }
 
+    /// The adjudication's short name (`None` when the game was not adjudicated).
+    pub fn adjudication(&self) -> Option<&'static str> {
+        match self.ending {
+            Ending::MaxPlies(_) => Some("max plies"),
+            Ending::Resign { .. } => Some("resign"),
+            Ending::DrawAgreed(_) => Some("draw"),
+            Ending::Tablebase { .. } => Some("tablebase"),
+            Ending::Rules(_) | Ending::Forfeit { .. } => None,
+        }
+    }
+
     /// The PGN `Termination` tag.
     pub fn pgn_termination(&self) -> &'static str {
         match &self.ending {
             Ending::Rules(_) => "normal",
-            Ending::MaxPlies(_) => "adjudication",
+            Ending::MaxPlies(_)
+            | Ending::Resign { .. }
+            | Ending::DrawAgreed(_)
+            | Ending::Tablebase { .. } => "adjudication",
             Ending::Forfeit { fault, .. } => fault.kind.pgn_termination(),
         }
     }
@@ -195,21 +260,32 @@ pub fn position_command(opening: &Opening, game: &Game) -> String {
     text
 }
 
-/// The `go` command.
+/// The `go` command for the side to move, from its own limits. With a clock, both sides'
+/// times are sent when both have one (time odds send each side's own figures); a side
+/// without a clock is left out.
 pub fn go_command(proto: Proto, limits: &Limits, clocks: &[Clock; 2], mover: Side) -> String {
     let mut text = "go".to_string();
     match limits.time {
         TimeControl::None => {}
         TimeControl::MoveTime(ms) => text.push_str(&format!(" movetime {ms}")),
-        TimeControl::Clock { increment_ms, .. } => {
-            let (south, north) = (clocks[0].remaining_ms(), clocks[1].remaining_ms());
-            match proto {
-                Proto::Uci => text.push_str(&format!(
-                    " wtime {south} btime {north} winc {increment_ms} binc {increment_ms}"
-                )),
-                Proto::Ugi => text.push_str(&format!(
-                    " p1time {south} p2time {north} p1inc {increment_ms} p2inc {increment_ms}"
-                )),
+        TimeControl::Clock { .. } => {
+            let (time, inc) = match proto {
+                Proto::Uci => (["wtime", "btime"], ["winc", "binc"]),
+                Proto::Ugi => (["p1time", "p2time"], ["p1inc", "p2inc"]),
+            };
+            for side in Side::BOTH {
+                let clock = &clocks[side.index()];
+                if side != mover && !matches!(clock.control(), TimeControl::Clock { .. }) {
+                    continue;
+                }
+                text.push_str(&format!(" {} {}", time[side.index()], clock.remaining_ms()));
+            }
+            for side in Side::BOTH {
+                let clock = &clocks[side.index()];
+                if side != mover && !matches!(clock.control(), TimeControl::Clock { .. }) {
+                    continue;
+                }
+                text.push_str(&format!(" {} {}", inc[side.index()], clock.increment_ms()));
             }
         }
     }
@@ -275,10 +351,25 @@ pub fn play(
 ) -> Option<Played> {
     let names = [seats[0].name.clone(), seats[1].name.clone()];
     let mut game = opening.game.clone();
+    let book_plies = game.moves().len();
     let mut notes = Vec::new();
     let finish = |game: Game, ending: Ending, notes: Vec<String>| -> Played {
         let (outcome, scores) = match &ending {
             Ending::Rules(_) => (Outcome::from_status(game.status()), game.final_scores()),
+            Ending::Resign { loser, .. } => (winner_outcome(loser.opponent()), None),
+            Ending::DrawAgreed(_) => (Outcome::Draw, None),
+            Ending::Tablebase { mover, margin } => {
+                let position = game.position();
+                let lead = i64::from(position.kazan(*mover))
+                    - i64::from(position.kazan(mover.opponent()))
+                    + i64::from(*margin);
+                let outcome = match lead.signum() {
+                    1 => winner_outcome(*mover),
+                    -1 => winner_outcome(mover.opponent()),
+                    _ => Outcome::Draw,
+                };
+                (outcome, None)
+            }
             Ending::MaxPlies(_) => {
                 let scores = game.position().shared_scores();
                 (
@@ -295,6 +386,7 @@ pub fn play(
             scores,
             notes,
             names: names.clone(),
+            book_plies,
         }
     };
 
@@ -314,10 +406,12 @@ pub fn play(
     }
 
     let mut clocks = [
-        Clock::new(settings.limits.time),
-        Clock::new(settings.limits.time),
+        Clock::new(seats[0].limits.time),
+        Clock::new(seats[1].limits.time),
     ];
     let mut plies = 0u32;
+    // Each side's reported scores, its own view, one per move it made.
+    let mut reported: [Vec<Option<i64>>; 2] = [Vec::new(), Vec::new()];
     loop {
         if let Some(end) = game.termination() {
             return Some(finish(game, Ending::Rules(end), notes));
@@ -327,8 +421,25 @@ pub fn play(
         {
             return Some(finish(game, Ending::MaxPlies(plies), notes));
         }
+        if let Some(table) = &settings.tablebase
+            && let Some(margin) = table.probe(game.position())
+        {
+            let mover = game.position().side_to_move();
+            return Some(finish(game, Ending::Tablebase { mover, margin }, notes));
+        }
+        if let Some(rule) = settings.resign
+            && let Some(loser) = rule.loser(&reported)
+        {
+            return Some(finish(game, Ending::Resign { loser, rule }, notes));
+        }
+        if let Some(rule) = settings.draw
+            && rule.holds(&reported, game.moves().len())
+        {
+            return Some(finish(game, Ending::DrawAgreed(rule), notes));
+        }
         let side = game.position().side_to_move();
         let seat = &mut *seats[side.index()];
+        let (limits, grace) = (seat.limits, seat.grace);
         let Some(engine) = seat.engine.as_mut() else {
             // Not reachable: both seats were prepared above and only a fault empties one.
             let fault = Fault {
@@ -338,17 +449,15 @@ pub fn play(
             return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
         };
         let position = position_command(opening, &game);
-        let go = go_command(engine.proto(), &settings.limits, &clocks, side);
+        let go = go_command(engine.proto(), &limits, &clocks, side);
         let clock = &mut clocks[side.index()];
-        let allowed = clock
-            .allowance(settings.grace)
-            .unwrap_or(settings.move_timeout);
+        let allowed = clock.allowance(grace).unwrap_or(settings.move_timeout);
         let reply = match engine.think(&position, &go, allowed, stop) {
             Ok(reply) => reply,
             Err(Failure::Stopped) => return None,
             Err(failure) => {
                 seat.engine = None;
-                let fault = match (&failure, settings.limits.time) {
+                let fault = match (&failure, limits.time) {
                     (
                         Failure::Silent { waited, .. },
                         TimeControl::Clock { .. } | TimeControl::MoveTime(_),
@@ -357,7 +466,7 @@ pub fn play(
                         detail: format!(
                             "on time: no move within {:.3} s (its time plus a grace of {} ms)",
                             waited.as_secs_f64(),
-                            settings.grace.as_millis()
+                            grace.as_millis()
                         ),
                     },
                     _ => fault_of(&failure),
@@ -366,19 +475,19 @@ pub fn play(
             }
         };
         let before_ms = clock.remaining_ms();
-        if !clock.charge(reply.elapsed, settings.grace) {
-            let detail = match settings.limits.time {
+        if !clock.charge(reply.elapsed, grace) {
+            let detail = match limits.time {
                 TimeControl::MoveTime(ms) => format!(
                     "on time: {:.3} s used for a {:.3} s move (grace {} ms)",
                     reply.elapsed.as_secs_f64(),
                     ms as f64 / 1000.0,
-                    settings.grace.as_millis()
+                    grace.as_millis()
                 ),
                 _ => format!(
                     "on time: {:.3} s used with {:.3} s left (grace {} ms)",
                     reply.elapsed.as_secs_f64(),
                     before_ms as f64 / 1000.0,
-                    settings.grace.as_millis()
+                    grace.as_millis()
                 ),
             };
             let fault = Fault {
@@ -409,6 +518,7 @@ pub fn play(
             return Some(finish(game, Ending::Forfeit { loser: side, fault }, notes));
         }
         plies += 1;
+        reported[side.index()].push(reply.score_cp);
         let mut note = String::new();
         if let Some(score) = &reply.score {
             note.push_str(score);

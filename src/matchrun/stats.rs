@@ -21,6 +21,25 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// `800 / ln 10`: normalised Elo per unit of the t-value.
 const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
+/// The fewest games for which an Elo interval is given: below it the normal approximation
+/// behind the interval is not worth printing (four games can all be draws and show
+/// "0 +/- 0"), so the figures say "too few games" instead.
+pub const MIN_GAMES_FOR_INTERVAL: u64 = 10;
+
+/// Why no interval is given: too few games, or every game (or pair) ended alike, which
+/// leaves no variance to build one from.
+fn interval_refusal(units: u64, least: u64, unit: &str, variance: f64) -> Option<String> {
+    if units < least {
+        Some(format!(
+            "too few {unit}s for an interval ({units} of at least {least})"
+        ))
+    } else if variance <= 0.0 {
+        Some(format!("no interval: all {units} {unit}s ended alike"))
+    } else {
+        None
+    }
+}
+
 /// What an outcome never observed counts as, in the SPRT.
 const UNSEEN: f64 = 1e-3;
 
@@ -143,20 +162,29 @@ impl Trinomial {
         (self.wins as f64 + self.draws as f64 / 2.0) / games as f64
     }
 
-    /// Logistic Elo with a 95% interval from the per-game variance (`None` before any game).
-    pub fn elo(&self) -> Option<Estimate> {
+    /// Logistic Elo with a 95% interval from the per-game variance; `Err` says why there
+    /// is none (fewer than [`MIN_GAMES_FOR_INTERVAL`] games, or every game alike).
+    ///
+    /// ```
+    /// use tuzdik::matchrun::stats::Trinomial;
+    /// let four_draws = Trinomial { wins: 0, losses: 0, draws: 4 };
+    /// assert!(four_draws.elo().unwrap_err().contains("too few games"));
+    /// let t = Trinomial { wins: 6, losses: 4, draws: 2 };
+    /// assert!(t.elo().is_ok());
+    /// ```
+    pub fn elo(&self) -> Result<Estimate, String> {
         let games = self.games();
-        if games == 0 {
-            return None;
-        }
-        let n = games as f64;
+        let n = games.max(1) as f64;
         let pdf = [
             (1.0, self.wins as f64 / n),
             (0.0, self.losses as f64 / n),
             (0.5, self.draws as f64 / n),
         ];
         let (mean, variance) = mean_variance(&pdf);
-        Some(logistic_estimate(mean, variance, n))
+        match interval_refusal(games, MIN_GAMES_FOR_INTERVAL, "game", variance) {
+            Some(why) => Err(why),
+            None => Ok(logistic_estimate(mean, variance, n)),
+        }
     }
 
     /// Likelihood of superiority: the chance that A is the stronger, from wins and losses.
@@ -203,7 +231,7 @@ impl Pentanomial {
                 c as f64
             }
         });
-        let n: f64 = counts.iter().sum();
+        let n: f64 = counts.iter().sum::<f64>().max(1.0);
         let mut pdf = [(0.0, 0.0); 5];
         for (i, slot) in pdf.iter_mut().enumerate() {
             *slot = (i as f64 / 4.0, counts[i] / n);
@@ -211,29 +239,29 @@ impl Pentanomial {
         (n, pdf)
     }
 
-    /// Logistic Elo with a 95% interval from the pair variance (`None` before any pair).
-    pub fn elo(&self) -> Option<Estimate> {
-        if self.pairs() == 0 {
-            return None;
-        }
+    /// Logistic Elo with a 95% interval from the pair variance; `Err` says why there is
+    /// none (fewer than half [`MIN_GAMES_FOR_INTERVAL`] pairs, or every pair alike).
+    pub fn elo(&self) -> Result<Estimate, String> {
         let (n, pdf) = self.pdf(false);
         let (mean, variance) = mean_variance(&pdf);
-        Some(logistic_estimate(mean, variance, n))
+        match interval_refusal(self.pairs(), MIN_GAMES_FOR_INTERVAL / 2, "pair", variance) {
+            Some(why) => Err(why),
+            None => Ok(logistic_estimate(mean, variance, n)),
+        }
     }
 
-    /// Normalised Elo with a 95% interval (`None` before any pair or when every pair
-    /// scored the same, which leaves no variance to normalise by).
-    pub fn normalized_elo(&self) -> Option<Estimate> {
-        if self.pairs() == 0 {
-            return None;
-        }
+    /// Normalised Elo with a 95% interval; `Err` as for [`Pentanomial::elo`] (every pair
+    /// alike also leaves no variance to normalise by).
+    pub fn normalized_elo(&self) -> Result<Estimate, String> {
         let (n, pdf) = self.pdf(false);
         let (mean, variance) = mean_variance(&pdf);
-        if variance <= 0.0 {
-            return None;
+        if let Some(why) =
+            interval_refusal(self.pairs(), MIN_GAMES_FOR_INTERVAL / 2, "pair", variance)
+        {
+            return Err(why);
         }
         let t = (mean - 0.5) / (2.0 * variance).sqrt();
-        Some(Estimate {
+        Ok(Estimate {
             elo: t * NELO_PER_T,
             margin: Z95 * NELO_PER_T / (2.0 * n).sqrt(),
         })
@@ -464,7 +492,32 @@ mod tests {
         assert!(close(e.elo, 34.860_070_288, 1e-6), "{e:?}");
         assert!(close(e.margin, 48.470_228_060, 1e-6), "{e:?}");
         assert!(close(t.draw_ratio(), 0.5, 1e-12));
-        assert_eq!(Trinomial::default().elo(), None);
+        assert!(Trinomial::default().elo().is_err());
+        // Four draws used to print "0.0 +/- 0.0"; enough games, all alike, have no interval.
+        let four = Trinomial {
+            wins: 0,
+            losses: 0,
+            draws: 4,
+        };
+        assert!(four.elo().unwrap_err().contains("too few games"));
+        let alike = Trinomial {
+            wins: 0,
+            losses: 0,
+            draws: 40,
+        };
+        assert!(
+            alike
+                .elo()
+                .unwrap_err()
+                .contains("all 40 games ended alike")
+        );
+        assert!(
+            Pentanomial([0, 0, 3, 0, 0])
+                .elo()
+                .unwrap_err()
+                .contains("too few pairs")
+        );
+        assert!(Pentanomial([0, 0, 9, 0, 0]).normalized_elo().is_err());
     }
 
     #[test]

@@ -26,8 +26,7 @@ use super::data::{RECORD_BYTES, Record};
 use crate::matchrun::openings::{self, SplitMix};
 use crate::position::{Position, Side};
 use crate::record::{Outcome, Record as PgnRecord};
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Limits, Score};
+use crate::search::{Engine, Limits, Score};
 use crate::variant::Variant;
 
 /// A self-play game that has not ended after this many plies is dropped.
@@ -76,7 +75,7 @@ pub fn play_game(
     seed: u64,
     nodes: u64,
     book: &[openings::Opening],
-    tt: &TranspositionTable,
+    engine: &mut Engine,
 ) -> Result<Vec<Record>, String> {
     let mut rng = SplitMix::new(seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xda7a);
     let mut game = book[rng.below(book.len())].game.clone();
@@ -88,16 +87,14 @@ pub fn play_game(
         game.try_play(legal[rng.below(legal.len())])
             .map_err(|e| e.to_string())?;
     }
-    tt.clear();
-    let control = Control::new(false);
+    engine.clear();
     let limits = Limits {
         nodes: Some(nodes),
-        multipv: 1,
         ..Limits::default()
     };
     let mut scored: Vec<(Position, i16)> = Vec::new();
     while game.termination().is_none() && game.moves().len() < MAX_PLIES {
-        let outcome = search::search(&game, &limits, tt, 1, &control, &mut |_| {});
+        let outcome = engine.search(&game, &limits, |_| {});
         let Some(mv) = outcome.best else { break };
         if let Some(Score::Cp(cp)) = outcome.last.as_ref().map(|report| report.score) {
             let pos = *game.position();
@@ -212,13 +209,18 @@ pub fn run(options: &DatagenOptions) -> Result<String, String> {
             let sender = sender.clone();
             let (next, failure, book) = (&next, &failure, &book);
             scope.spawn(move || {
-                let tt = TranspositionTable::new(options.hash_mb);
+                let mut engine = Engine::new();
+                if let Err(e) = engine.set_hash_mib(options.hash_mb) {
+                    *failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some(format!("--hash {}: {e}", options.hash_mb));
+                    return;
+                }
                 loop {
                     let number = next.fetch_add(1, Ordering::Relaxed);
                     if number >= options.games {
                         break;
                     }
-                    match play_game(number, options.seed, options.nodes, book, &tt) {
+                    match play_game(number, options.seed, options.nodes, book, &mut engine) {
                         Ok(records) => {
                             if sender.send((number, records)).is_err() {
                                 break;

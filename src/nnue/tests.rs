@@ -5,7 +5,6 @@ use super::datagen::{self, is_quiet};
 use super::train::{self, Adam, FloatNet, Sample};
 use super::*;
 use crate::game::Game;
-use crate::search::tt::TranspositionTable;
 
 /// The positions of a random game of `plies` plies from the start (fewer if it ends).
 fn random_game(seed: u64, plies: usize) -> Vec<Position> {
@@ -219,9 +218,10 @@ fn quiet_means_no_capture_is_possible() {
 fn self_play_games_are_deterministic_and_resume_continues_them() {
     let text = "startpos\n";
     let book = crate::matchrun::openings::parse(text, Variant::TOGYZ, "test").unwrap();
-    let tt = TranspositionTable::new(1);
-    let first = datagen::play_game(4, 7, 300, &book, &tt).unwrap();
-    let again = datagen::play_game(4, 7, 300, &book, &tt).unwrap();
+    let mut engine = crate::search::Engine::new();
+    engine.set_hash_mib(1).unwrap();
+    let first = datagen::play_game(4, 7, 300, &book, &mut engine).unwrap();
+    let again = datagen::play_game(4, 7, 300, &book, &mut engine).unwrap();
     assert_eq!(first, again);
     assert!(!first.is_empty());
     for record in &first {
@@ -235,7 +235,7 @@ fn self_play_games_are_deterministic_and_resume_continues_them() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("data.bin");
     assert_eq!(datagen::prepare_resume(&path, 10).unwrap(), 0);
-    let game_three: Vec<u8> = datagen::play_game(3, 7, 300, &book, &tt)
+    let game_three: Vec<u8> = datagen::play_game(3, 7, 300, &book, &mut engine)
         .unwrap()
         .iter()
         .flat_map(Record::to_bytes)

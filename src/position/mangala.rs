@@ -6,10 +6,8 @@
 //! pass is then its only move, shown in [`Position::legal_mask`] as [`PASS_BIT`].
 
 use super::{Effect, Position, Side, zobrist};
+use crate::moves::PASS_BIT;
 use crate::variant::MangalaMove;
-
-/// The bit of [`Position::legal_mask`] that stands for the pass (`0000`).
-pub const PASS_BIT: u16 = 1 << 15;
 
 /// A move stops relaying after this many lifts (the first lift of the chosen hole included):
 /// if the last of them ends on 3 or 5+, the move ends there without a capture. RULES.md does

@@ -2,9 +2,24 @@
 //!
 //! The ring layout follows RULES.md: index `0..N` is South's row (holes 1..N), `N..2N` is
 //! North's row, so sowing is a walk up the array that wraps around.
+//!
+//! Every move goes in through [`Position::play`], [`Position::try_play`] or
+//! [`Position::play_unchecked`]; behind them, each file does one job: the packed board, its
+//! constant tables and the dispatch on the row length (`packed.rs`), the fast make
+//! (`make.rs`), the general make for long sowings (`general.rs`), perft's leaf counter
+//! (`leaves.rs`), Mangala IV's relay sowing (`mangala.rs`), and, for the search, what each
+//! move gains, predicted without making it ([`gains`]). Position strings are [`text`]'s,
+//! PlayOK's long move notation [`notation`]'s.
 
+pub mod gains;
+mod general;
+mod leaves;
+mod make;
+#[cfg(test)]
+mod make_tests;
 mod mangala;
-mod sow;
+pub mod notation;
+mod packed;
 pub mod text;
 mod zobrist;
 
@@ -17,9 +32,12 @@ use crate::moves::Move;
 use crate::variant::Variant;
 use zobrist::MAX_RING;
 
-pub use mangala::{MAX_LIFTS, PASS_BIT};
-pub use sow::Effect;
-pub(crate) use sow::{READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches, with_row_len};
+pub use crate::moves::PASS_BIT;
+pub use make::Effect;
+pub(crate) use make::{READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches};
+pub use mangala::MAX_LIFTS;
+pub use notation::MoveError;
+pub(crate) use packed::{ONES, with_row_len, zero_bytes};
 pub use text::PositionError;
 
 /// A player. South moves first (`w`, p1 in protocols), North second (`b`, p2).
@@ -265,7 +283,7 @@ impl Position {
     pub fn compute_key(&self) -> u64 {
         // With the ring's length a constant the loop over the holes unrolls (Mangala IV's
         // rows have 7 holes, as the macro's Mangala arm says).
-        sow::with_row_len!(self.variant, N => self.compute_key_n::<N>())
+        with_row_len!(self.variant, N => self.compute_key_n::<N>())
     }
 
     /// [`compute_key`](Self::compute_key) for row length `N`, which must be the variant's.
@@ -370,7 +388,7 @@ impl Position {
         if self.variant.is_mangala() {
             return self.mangala_mask();
         }
-        sow::with_row_len!(self.variant, N => self.legal_mask_n::<N>())
+        with_row_len!(self.variant, N => self.legal_mask_n::<N>())
     }
 
     /// How many legal moves there are (the perft leaf count at depth 1).
@@ -379,7 +397,7 @@ impl Position {
         if self.variant.is_mangala() {
             return self.mangala_mask().count_ones();
         }
-        sow::with_row_len!(self.variant, N => self.legal_count_n::<N>())
+        with_row_len!(self.variant, N => self.legal_count_n::<N>())
     }
 
     /// The legal moves, lowest hole first. Empty when the game is over.
@@ -462,23 +480,22 @@ impl Position {
             return self.mangala_make(mv.mask_bit());
         }
         let hole = mv.source().unwrap_or(1) as usize;
-        sow::with_row_len!(self.variant, N => {
+        with_row_len!(self.variant, N => {
             self.make::<N, READ_SWITCHES, true>(self.side.index() * N + hole - 1)
         })
     }
 
     /// The same, without maintaining the key, for bit `hole_bit` of [`legal_mask`]
     /// (hole `hole_bit + 1`): for counting, where keys are not read. The key is left stale.
-    /// Public for the benches only; not part of the supported API.
+    /// The benches reach it through [`bench_api`].
     ///
     /// [`legal_mask`]: Self::legal_mask
-    #[doc(hidden)]
     #[inline]
-    pub fn play_unhashed(&mut self, hole_bit: u32) -> Effect {
+    pub(crate) fn play_unhashed(&mut self, hole_bit: u32) -> Effect {
         if self.variant.is_mangala() {
             return self.mangala_make(hole_bit);
         }
-        sow::with_row_len!(self.variant, N => {
+        with_row_len!(self.variant, N => {
             self.make::<N, READ_SWITCHES, false>(self.side.index() * N + hole_bit as usize)
         })
     }
@@ -494,7 +511,7 @@ impl Position {
             self.mangala_make(hole_bit);
             return self.mangala_mask();
         }
-        sow::with_row_len!(self.variant, N => {
+        with_row_len!(self.variant, N => {
             self.make_unhashed_moves::<N>(self.side.index() * N + hole_bit as usize)
         })
     }
@@ -541,6 +558,20 @@ impl Position {
             self.kazan(Side::South) + half,
             self.kazan(Side::North) + half,
         ]
+    }
+}
+
+/// The benches' door to the crate-private makes (benches/rules.rs): not part of the supported
+/// API, and free to change with them.
+#[doc(hidden)]
+pub mod bench_api {
+    use super::{Effect, Position};
+
+    /// [`Position::play_unchecked`] without maintaining the key, for bit `hole_bit` of
+    /// [`Position::legal_mask`]: the make perft counts with. The key is left stale.
+    #[inline]
+    pub fn play_unhashed(pos: &mut Position, hole_bit: u32) -> Effect {
+        pos.play_unhashed(hole_bit)
     }
 }
 

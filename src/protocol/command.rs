@@ -48,6 +48,8 @@ pub struct GoParams {
     pub ponder: bool,
     /// Restrict the root to these moves (as written).
     pub search_moves: Vec<String>,
+    /// `searchmoves` came with no move after it (all moves are searched, and said).
+    pub search_moves_empty: bool,
 }
 
 /// What `query` asks.
@@ -106,6 +108,8 @@ pub enum Command {
     Perft(u64),
     /// `bench [depth]`.
     Bench(Option<u64>),
+    /// `help`: a short list of the commands.
+    Help,
     /// An empty line: ignored.
     Empty,
 }
@@ -180,6 +184,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "quit" => simple(Command::Quit, "quit"),
         "d" => simple(Command::Display, "d"),
         "eval" => simple(Command::Eval, "eval"),
+        "help" => simple(Command::Help, "help"),
         "setoption" => parse_setoption(args),
         "position" => parse_position(args),
         "go" => parse_go(args).map(Command::Go),
@@ -361,9 +366,7 @@ fn parse_go(args: &str) -> Result<GoParams, CommandError> {
                     params.search_moves.push(tokens[index].to_string());
                     index += 1;
                 }
-                if params.search_moves.is_empty() {
-                    return Err(malformed("go", "searchmoves needs at least one move"));
-                }
+                params.search_moves_empty = params.search_moves.is_empty();
             }
             _ => {
                 return Err(malformed(
@@ -523,6 +526,15 @@ mod tests {
         assert!(parse("go depth").is_err());
         assert!(parse("go depth x").is_err());
         assert!(parse("go wibble 3").is_err());
+        let Command::Go(params) = parse("go depth 3 searchmoves").unwrap() else {
+            panic!()
+        };
+        assert!(params.search_moves.is_empty() && params.search_moves_empty);
+        assert_eq!(params.depth, Some(3));
+        let Command::Go(params) = parse("go searchmoves depth 3").unwrap() else {
+            panic!()
+        };
+        assert!(params.search_moves_empty);
         let Command::Go(params) = parse("go nodes 99999999999999999999999").unwrap() else {
             panic!()
         };
@@ -538,6 +550,8 @@ mod tests {
         assert!(parse("query colour").is_err());
         assert_eq!(parse("   "), Ok(Command::Empty));
         assert_eq!(parse("bench"), Ok(Command::Bench(None)));
+        assert_eq!(parse("HELP"), Ok(Command::Help));
+        assert!(parse("help me").is_err());
     }
 
     proptest! {

@@ -15,8 +15,10 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
-use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Info, Limits, Report, Score, ScoreBound};
+use crate::search::{
+    self, Engine, Info, Limits, Outcome, Report, Score, ScoreBound, Searching, StopHandle,
+    calibration,
+};
 use crate::solve::tables::Tables;
 use command::{Command, GoParams, Query, StartSpec};
 use options::{Changed, Options};
@@ -29,6 +31,28 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub const ENGINE_NAME: &str = concat!("Tuzdik ", env!("CARGO_PKG_VERSION"));
 /// The engine's author in `id author`.
 pub const ENGINE_AUTHOR: &str = "the Tuzdik developers";
+
+/// The one line printed when standard input is a terminal (never to a GUI).
+pub const BANNER: &str = concat!(
+    "Tuzdik ",
+    env!("CARGO_PKG_VERSION"),
+    ", a Toguz Kumalak engine: type `uci` or `help`"
+);
+
+/// The answer to `help`.
+pub const HELP: &[&str] = &[
+    "Commands (see protocol.md for the details):",
+    "  uci | ugi                      handshake: engine name, options, uciok/ugiok",
+    "  isready                        answers readyok",
+    "  setoption name <N> [value <V>] sets an option (the list comes with uci)",
+    "  ucinewgame                     forgets the hash table",
+    "  position startpos|fen <F> [moves <m> ...]   sets the game",
+    "  go [depth <n>|movetime <ms>|nodes <n>|wtime <ms> btime <ms>|infinite ...]",
+    "  stop | ponderhit               ends a search / turns a ponder search into a real one",
+    "  d | eval | query <q>           board, static evaluation, gameover|p1turn|result|side",
+    "  perft <depth> | bench [depth]  move-generator count / fixed benchmark",
+    "  quit                           exits",
+];
 
 /// A line-oriented, flushed, shareable output.
 #[derive(Clone)]
@@ -120,14 +144,44 @@ pub enum Dialect {
     Ugi,
 }
 
+/// What a job runs on: a thread of its own (perft, bench), or the engine's search thread.
+enum Work {
+    Thread(JoinHandle<()>),
+    Search(Searching),
+}
+
+impl Work {
+    fn is_finished(&self) -> bool {
+        match self {
+            Work::Thread(handle) => handle.is_finished(),
+            Work::Search(search) => search.is_finished(),
+        }
+    }
+
+    /// Waits until the job has written its last line.
+    fn wait(self) {
+        match self {
+            Work::Thread(handle) => {
+                let _ = handle.join();
+            }
+            Work::Search(search) => {
+                search.wait();
+            }
+        }
+    }
+}
+
 struct Job {
     stop: Arc<AtomicBool>,
     /// The search's controls (absent for perft).
-    control: Option<Arc<Control>>,
-    handle: JoinHandle<()>,
+    control: Option<StopHandle>,
+    work: Work,
     /// Whether the job ends by itself (a finite perft or search), so that end of input may
     /// wait for it.
     finite: bool,
+    /// Whether it ends by itself after `ponderhit` (a ponder search with a clock or a move
+    /// time, a depth or a node limit).
+    finite_after_ponderhit: bool,
 }
 
 /// The tables `TablePath` loaded, and the request that loaded them.
@@ -160,14 +214,81 @@ pub struct Session {
     game: Game,
     dialect: Dialect,
     job: Option<Job>,
-    tt: Arc<TranspositionTable>,
+    /// The search: its table, threads and options.
+    engine: Engine,
     /// Written by the loader threads, read when a search starts.
     tables: Arc<Mutex<LoadedTables>>,
     /// `TablePath` requests so far: a load installs its tables only if no later request
     /// came while it read.
     table_requests: Arc<AtomicU64>,
-    /// The latest table loader's thread, while `isready` may still have to wait for it.
-    table_loader: Option<JoinHandle<()>>,
+    /// Table loaders' threads, joined before exit so that their reports come out.
+    table_loaders: Vec<JoinHandle<()>>,
+    /// How many table loads are running; `isready` answers when none is.
+    pending_loads: Arc<PendingLoads>,
+    /// `isready` answers waiting for a load: every later command but `stop` and `ponderhit`
+    /// waits for them, so that no answer overtakes a `readyok`.
+    ready_waiters: Vec<JoinHandle<()>>,
+}
+
+/// The count of running table loads, with a condition to wait for none.
+#[derive(Default)]
+struct PendingLoads {
+    count: Mutex<usize>,
+    none: std::sync::Condvar,
+}
+
+impl PendingLoads {
+    fn wait_for_none(&self) {
+        let mut count = lock(&self.count);
+        while *count > 0 {
+            count = match self.none.wait(count) {
+                Ok(count) => count,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+        }
+    }
+}
+
+/// Counts a load as running while it lives (a panicking loader still ends its load).
+struct LoadRunning(Arc<PendingLoads>);
+
+impl LoadRunning {
+    fn new(pending: &Arc<PendingLoads>) -> LoadRunning {
+        *lock(&pending.count) += 1;
+        LoadRunning(Arc::clone(pending))
+    }
+}
+
+impl Drop for LoadRunning {
+    fn drop(&mut self) {
+        let mut count = lock(&self.0.count);
+        *count = count.saturating_sub(1);
+        self.0.none.notify_all();
+    }
+}
+
+/// A table file name in one of `paths`' directories that is not a regular file (a FIFO would
+/// block the loader for ever; a device could be read without end).
+fn special_table_file(paths: &str) -> Option<std::path::PathBuf> {
+    for dir in paths
+        .split(';')
+        .map(str::trim)
+        .filter(|dir| !dir.is_empty())
+    {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_table = path
+                .extension()
+                .is_some_and(|ext| ext == "bin" || ext == "tzt");
+            if is_table && std::fs::metadata(&path).is_ok_and(|meta| !meta.is_file()) {
+                return Some(path);
+            }
+        }
+    }
+    None
 }
 
 impl Session {
@@ -177,13 +298,15 @@ impl Session {
         Session {
             out,
             game: Game::new(options.variant),
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            engine: Engine::new(),
             options,
             dialect: Dialect::Uci,
             job: None,
             tables: Arc::default(),
             table_requests: Arc::default(),
-            table_loader: None,
+            table_loaders: Vec::new(),
+            pending_loads: Arc::default(),
+            ready_waiters: Vec::new(),
         }
     }
 
@@ -213,10 +336,15 @@ impl Session {
         let requests = Arc::clone(&self.table_requests);
         let loaded = Arc::clone(&self.tables);
         let out = self.out.clone();
+        let running = LoadRunning::new(&self.pending_loads);
         let spawned = std::thread::Builder::new()
             .name("tables".into())
             .spawn(move || {
-                let result = Tables::load(&path);
+                let _running = running;
+                let result = match special_table_file(&path) {
+                    Some(special) => Err(format!("{} is not a regular file", special.display())),
+                    None => Tables::load(&path).map_err(|error| error.to_string()),
+                };
                 let mut loaded = lock(&loaded);
                 if requests.load(Ordering::SeqCst) != request {
                     out.line(&format!(
@@ -245,8 +373,9 @@ impl Session {
         match spawned {
             Ok(handle) => {
                 // An earlier loader still running finishes on its own (its result is
-                // superseded); `isready` waits for the latest one only.
-                self.table_loader = Some(handle);
+                // superseded); `isready` waits for every one.
+                self.table_loaders.retain(|loader| !loader.is_finished());
+                self.table_loaders.push(handle);
             }
             Err(error) => self.out.error(&format!(
                 "could not start the table loader: {error}; keeping the previous tables"
@@ -254,25 +383,35 @@ impl Session {
         }
     }
 
-    /// `isready`: `readyok` at once, unless tables are still loading; then once they are
-    /// loaded (from a thread of its own, so that the input loop and a running search carry
-    /// on), since a GUI sends `isready` after `setoption` precisely to know the option took
-    /// effect.
+    /// `isready`: `readyok` at once, unless tables are still loading; then once no load runs
+    /// (from a thread of its own, so that `stop` and a running search carry on), since a GUI
+    /// sends `isready` after `setoption` precisely to know the option took effect.
     fn is_ready(&mut self) {
-        match self.table_loader.take() {
-            Some(loader) if !loader.is_finished() => {
-                let out = self.out.clone();
-                let waiter = std::thread::Builder::new()
-                    .name("isready".into())
-                    .spawn(move || {
-                        let _ = loader.join();
-                        out.line("readyok");
-                    });
-                if waiter.is_err() {
-                    self.out.line("readyok");
-                }
+        if *lock(&self.pending_loads.count) == 0 {
+            self.out.line("readyok");
+            return;
+        }
+        let out = self.out.clone();
+        let pending = Arc::clone(&self.pending_loads);
+        let waiter = std::thread::Builder::new()
+            .name("isready".into())
+            .spawn(move || {
+                pending.wait_for_none();
+                out.line("readyok");
+            });
+        match waiter {
+            Ok(waiter) => self.ready_waiters.push(waiter),
+            Err(_) => {
+                self.pending_loads.wait_for_none();
+                self.out.line("readyok");
             }
-            _ => self.out.line("readyok"),
+        }
+    }
+
+    /// Waits until every `isready` waiting for a table load is answered.
+    fn answer_ready_waiters(&mut self) {
+        for waiter in self.ready_waiters.drain(..) {
+            let _ = waiter.join();
         }
     }
 
@@ -291,6 +430,10 @@ impl Session {
                 return true;
             }
         };
+        if !matches!(command, Command::Empty | Command::Stop | Command::PonderHit) {
+            // No answer may come before the `readyok` of an earlier `isready`.
+            self.answer_ready_waiters();
+        }
         match command {
             Command::Empty => {}
             Command::Quit => {
@@ -300,11 +443,19 @@ impl Session {
             Command::IsReady => self.is_ready(),
             Command::Stop => self.stop_job(),
             Command::PonderHit => {
-                if let Some(control) = self.job.as_ref().and_then(|job| job.control.as_ref()) {
+                if let Some(job) = self.job.as_mut()
+                    && let Some(control) = &job.control
+                {
                     control.ponderhit();
+                    job.finite |= job.finite_after_ponderhit;
                 }
             }
             Command::Eval => self.eval(),
+            Command::Help => {
+                for line in HELP {
+                    self.out.line(line);
+                }
+            }
             Command::Uci => self.handshake(Dialect::Uci),
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Display => self.display(),
@@ -364,11 +515,18 @@ impl Session {
                 match changed {
                     Changed::Rules => self.game = Game::new(self.options.variant),
                     Changed::Hash => self.resize_hash(before.hash_mib),
-                    Changed::ClearHash => self.tt.clear(),
+                    Changed::ClearHash => self.engine.clear(),
                     Changed::Other => {}
                 }
+                if self.options.threads != self.engine.threads()
+                    && let Err(error) = self.engine.set_threads(self.options.threads)
+                {
+                    self.options.threads = before.threads;
+                    self.out
+                        .error(&format!("Threads: {error}; keeping {}", before.threads));
+                }
             }
-            Action::NewGame => self.tt.clear(),
+            Action::NewGame => self.engine.clear(),
             Action::Position(game) => self.game = game,
             Action::Perft(depth) => self.start_perft(depth),
             Action::Go(params) => self.start_search(&params),
@@ -384,8 +542,13 @@ impl Session {
             self.stop_job();
         }
         if let Some(job) = self.job.take() {
-            let _ = job.handle.join();
+            job.work.wait();
         }
+        // Every reply comes out before exit: table reports and `readyok`s too.
+        for loader in self.table_loaders.drain(..) {
+            let _ = loader.join();
+        }
+        self.answer_ready_waiters();
     }
 
     /// Keeps a job whose thread was spawned; reports one that could not start. Returns
@@ -394,7 +557,7 @@ impl Session {
         &mut self,
         spawned: std::io::Result<JoinHandle<()>>,
         stop: Arc<AtomicBool>,
-        control: Option<Arc<Control>>,
+        control: Option<StopHandle>,
         finite: bool,
         what: &str,
     ) -> bool {
@@ -403,8 +566,9 @@ impl Session {
                 self.job = Some(Job {
                     stop,
                     control,
-                    handle,
+                    work: Work::Thread(handle),
                     finite,
+                    finite_after_ponderhit: finite,
                 });
                 true
             }
@@ -416,13 +580,10 @@ impl Session {
     }
 
     fn reap_finished_job(&mut self) {
-        if self
-            .job
-            .as_ref()
-            .is_some_and(|job| job.handle.is_finished())
+        if self.job.as_ref().is_some_and(|job| job.work.is_finished())
             && let Some(job) = self.job.take()
         {
-            let _ = job.handle.join();
+            job.work.wait();
         }
     }
 
@@ -432,24 +593,15 @@ impl Session {
             if let Some(control) = &job.control {
                 control.stop();
             }
-            let _ = job.handle.join();
+            job.work.wait();
         }
     }
 
     fn resize_hash(&mut self, old_mib: usize) {
-        let mib = self.options.hash_mib;
-        // Allocation failure must not abort the engine: try, and keep the old table if not.
-        // The old table goes first so that both never need to fit at once.
-        self.tt = Arc::new(TranspositionTable::new(1));
-        match TranspositionTable::try_new(mib) {
-            Ok(table) => self.tt = Arc::new(table),
-            Err(_) => {
-                self.tt = Arc::new(TranspositionTable::new(old_mib));
-                self.options.hash_mib = old_mib;
-                self.out.error(&format!(
-                    "could not allocate a {mib} MiB hash table; keeping {old_mib} MiB"
-                ));
-            }
+        // Allocation failure must not abort the engine: the engine keeps the old size.
+        if let Err(error) = self.engine.set_hash_mib(self.options.hash_mib) {
+            self.options.hash_mib = old_mib;
+            self.out.error(&error.to_string());
         }
     }
 
@@ -484,23 +636,48 @@ impl Session {
             || params.south_inc.is_some()
             || params.north_inc.is_some()
             || params.moves_to_go.is_some();
+        // What `go` does not take as written, said in one error line for the whole command.
+        let mut notes = Vec::new();
         if time.is_none() && clock_given {
             let (uci, ugi) = match pos.side_to_move() {
                 Side::South => ("wtime", "p1time"),
                 Side::North => ("btime", "p2time"),
             };
-            self.out.error(&format!(
+            notes.push(format!(
                 "go: a clock without {uci}/{ugi} for {} to move; searching as with 0 ms left",
                 pos.side_to_move()
             ));
             time = Some(0);
         }
         let mut search_moves = Vec::new();
+        // One error line for the whole list, however many moves it refuses.
+        let mut refused = 0usize;
+        let mut first_refusal = None;
         for text in &params.search_moves {
             match pos.parse_move(text) {
                 Ok(mv) => search_moves.push(mv),
-                Err(error) => self.out.error(&format!("searchmoves: {error}; ignored")),
+                Err(error) => {
+                    refused += 1;
+                    first_refusal.get_or_insert(error);
+                }
             }
+        }
+        if let Some(error) = first_refusal {
+            let left = if search_moves.is_empty() {
+                "none is left: searching all moves"
+            } else {
+                "ignored"
+            };
+            let more = match refused {
+                1 => String::new(),
+                n => format!(" (and {} more refused)", n - 1),
+            };
+            notes.push(format!("searchmoves: {error}{more}; {left}"));
+        } else if params.search_moves_empty {
+            notes.push("go: searchmoves lists no move; searching all moves".to_string());
+        }
+        if !notes.is_empty() {
+            self.out.error(&notes.join("; "));
         }
         Limits {
             depth: params.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
@@ -515,54 +692,78 @@ impl Session {
             infinite: params.infinite,
             ponder: params.ponder,
             search_moves,
-            multipv: self.options.multipv,
-            overhead: self.options.move_overhead,
-            tables: lock(&self.tables).tables.clone(),
         }
+    }
+
+    /// Gives the engine the options a search reads (the tables as loaded by now).
+    fn configure_engine(&mut self) {
+        self.engine.set_multipv(self.options.multipv);
+        self.engine.set_move_overhead(self.options.move_overhead);
+        self.engine.set_tables(lock(&self.tables).tables.clone());
     }
 
     fn start_search(&mut self, params: &GoParams) {
         let limits = self.limits(params);
-        let control = Arc::new(Control::new(limits.ponder));
-        let job_control = Arc::clone(&control);
+        self.configure_engine();
         let out = self.out.clone();
-        let game = self.game.clone();
-        let tt = Arc::clone(&self.tt);
-        let threads = self.options.threads;
+        let root = *self.game.position();
         let style = Style {
             dialect: self.dialect,
             long_moves: self.options.long_moves,
+            show_wdl: self.options.show_wdl,
         };
         let bounded = limits.depth.is_some()
             || limits.nodes.is_some()
             || limits.clock.move_time.is_some()
             || limits.clock.time.is_some();
         let finite = bounded && !(limits.infinite || limits.ponder);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let root = *game.position();
-                let outcome =
-                    search::search(&game, &limits, &tt, threads, &job_control, &mut |info| {
-                        out.line(&style.info(&root, &info));
-                    });
+        let finite_after_ponderhit = bounded && !limits.infinite;
+        let info_out = out.clone();
+        let started = self.engine.start(
+            &self.game,
+            &limits,
+            move |info| info_out.line(&style.info(&root, info)),
+            move |outcome: &Outcome| {
                 out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
-            });
-        if !self.adopt(
-            spawned,
-            Arc::new(AtomicBool::new(false)),
-            Some(control),
-            finite,
+            },
+        );
+        self.adopt_search(
+            started,
+            [finite, finite_after_ponderhit],
             "the search",
-        ) {
-            self.out.line("bestmove 0000");
+            "bestmove 0000",
+        );
+    }
+
+    /// Keeps a search the engine started; reports one that could not start, with
+    /// `instead` as its answer.
+    fn adopt_search(
+        &mut self,
+        started: Result<Searching, search::EngineError>,
+        [finite, finite_after_ponderhit]: [bool; 2],
+        what: &str,
+        instead: &str,
+    ) {
+        match started {
+            Ok(searching) => {
+                self.job = Some(Job {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    control: Some(searching.stop_handle()),
+                    work: Work::Search(searching),
+                    finite,
+                    finite_after_ponderhit,
+                });
+            }
+            Err(error) => {
+                self.out.error(&format!("could not start {what}: {error}"));
+                self.out.line(instead);
+            }
         }
     }
 
     fn start_bench(&mut self, depth: u32) {
-        let control = Arc::new(Control::new(false));
-        let job_control = Arc::clone(&control);
+        let control = StopHandle::new();
+        let job_control = control.clone();
         let out = self.out.clone();
         let spawned = std::thread::Builder::new()
             .name("bench".into())
@@ -694,26 +895,30 @@ impl Session {
                 .error("query side: a search, perft or bench is running; send stop first");
             return;
         }
-        let game = self.game.clone();
-        let tt = Arc::clone(&self.tt);
-        let threads = self.options.threads;
+        if let Some(answer) = settled_side(&self.game) {
+            self.out.line(&format!("response {answer}"));
+            return;
+        }
+        let limits = Limits {
+            clock: search::time::Clock {
+                move_time: Some(SIDE_ADVICE_MS),
+                ..search::time::Clock::default()
+            },
+            ..Limits::default()
+        };
+        self.configure_engine();
+        self.engine.set_multipv(1);
         let out = self.out.clone();
-        let control = Arc::new(Control::new(false));
-        let job_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name("side".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let answer = side_advice(&game, &tt, threads, &job_control);
-                out.line(&format!("response {answer}"));
-            });
-        self.adopt(
-            spawned,
-            Arc::new(AtomicBool::new(false)),
-            Some(control),
-            true,
-            "the side search",
+        let mover = self.game.position().side_to_move();
+        let started = self.engine.start(
+            &self.game,
+            &limits,
+            |_| {},
+            move |outcome: &Outcome| {
+                out.line(&format!("response {}", side_of(outcome, mover)));
+            },
         );
+        self.adopt_search(started, [true, true], "the side search", "response either");
     }
 
     fn start_perft(&mut self, depth: u32) {
@@ -755,14 +960,9 @@ impl Session {
 /// How long `query side` searches when the game is not forced.
 pub const SIDE_ADVICE_MS: i64 = 500;
 
-/// `p1`, `p2` or `either`: who should take the first turn's side, by playing out a forced
-/// game or by a short search.
-fn side_advice(
-    game: &Game,
-    tt: &TranspositionTable,
-    threads: usize,
-    control: &Control,
-) -> &'static str {
+/// `p1`, `p2` or `either` for a game whose result needs no search: a forced game played out,
+/// or a game already over. `None` for the others.
+fn settled_side(game: &Game) -> Option<&'static str> {
     let answer_for = |status: Status| match status {
         Status::Won(Side::South) => "p1",
         Status::Won(Side::North) => "p2",
@@ -780,22 +980,16 @@ fn side_advice(
                 break;
             }
         }
-        return answer_for(line.status());
+        return Some(answer_for(line.status()));
     }
-    if game.termination().is_some() {
-        return answer_for(game.status());
-    }
-    let limits = Limits {
-        clock: search::time::Clock {
-            move_time: Some(SIDE_ADVICE_MS),
-            ..search::time::Clock::default()
-        },
-        multipv: 1,
-        ..Limits::default()
-    };
-    let outcome = search::search(game, &limits, tt, threads, control, &mut |_| {});
-    let mover = game.position().side_to_move();
-    let score = match outcome.last.map(|report| report.score) {
+    game.termination()
+        .is_some()
+        .then(|| answer_for(game.status()))
+}
+
+/// `p1`, `p2` or `either` by the score of a search with `mover` to move.
+fn side_of(outcome: &Outcome, mover: Side) -> &'static str {
+    let score = match outcome.last.as_ref().map(|report| report.score) {
         Some(Score::MatePlies(plies)) => plies.signum(),
         Some(Score::Cp(cp)) => cp.signum(),
         None => 0,
@@ -823,6 +1017,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 struct Style {
     dialect: Dialect,
     long_moves: bool,
+    show_wdl: bool,
 }
 
 impl Style {
@@ -860,12 +1055,18 @@ impl Style {
             Some(ScoreBound::Upper) => " upperbound",
             None => "",
         };
+        let (score, [win, draw, loss]) = calibration::shown(report.score, root);
+        let wdl = if self.show_wdl {
+            format!(" wdl {win} {draw} {loss}")
+        } else {
+            String::new()
+        };
         let mut line = format!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {millis}",
+            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {millis}",
             report.depth,
             report.seldepth,
             report.multipv,
-            self.score(report.score),
+            self.score(score),
             report.nodes,
             report.hashfull,
         );
@@ -963,7 +1164,9 @@ pub fn board_drawing(game: &Game) -> Vec<String> {
 
 /// Reads a line of at most [`MAX_LINE_BYTES`]; `Ok(None)` at end of input, `Err(len)` for a
 /// line that was too long (it is consumed whole).
-fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Result<String, usize>>> {
+pub(crate) fn read_bounded_line(
+    reader: &mut (impl BufRead + ?Sized),
+) -> std::io::Result<Option<Result<String, usize>>> {
     let mut line = Vec::new();
     let mut total = 0usize;
     let mut saw_any = false;

@@ -30,6 +30,8 @@ pub struct Options {
     pub ponder: bool,
     /// Milliseconds kept in hand for GUI and transport latency.
     pub move_overhead: i64,
+    /// Add `wdl W D L` (per mille) to `info` lines.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             move_overhead: 30,
+            show_wdl: false,
         }
     }
 }
@@ -116,6 +119,10 @@ impl Options {
                 self.multipv
             ),
             format!("option name Ponder type check default {}", self.ponder),
+            format!(
+                "option name UCI_ShowWDL type check default {}",
+                self.show_wdl
+            ),
             format!(
                 "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD}",
                 self.move_overhead
@@ -193,6 +200,11 @@ impl Options {
                     parse_on_off("Ponder", need(name, value)?).map_err(|e| e.to_string())?;
                 Ok(Changed::Other)
             }
+            "uci_showwdl" => {
+                self.show_wdl =
+                    parse_on_off("UCI_ShowWDL", need(name, value)?).map_err(|e| e.to_string())?;
+                Ok(Changed::Other)
+            }
             "clear hash" => match value {
                 None | Some("") => Ok(Changed::ClearHash),
                 Some(v) => Err(format!(
@@ -226,6 +238,11 @@ mod tests {
         assert!(options.set("Sowing", Some("up")).is_err());
         assert_eq!(options.variant, Variant::TOGYZ);
         assert!(options.set("Colour", Some("red")).is_err());
+        assert!(options.set("UCI_ShowWDL", Some("maybe")).is_err());
+        assert!(options.set("UCI_ShowWDL", None).is_err());
+        assert!(!options.show_wdl);
+        assert_eq!(options.set("uci_showwdl", Some("true")), Ok(Changed::Other));
+        assert!(options.show_wdl);
     }
 
     #[test]

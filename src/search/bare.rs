@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use super::bench::{BenchResult, positions};
 use super::ordering::ring_words;
-use super::{Control, INFINITY, eval, terminal_score};
+use super::score::{INFINITY, terminal_score};
+use super::{StopHandle, eval};
 use crate::position::Position;
 
 /// The default depth of `tuzdik bench --bare`: about as many nodes as the real bench.
@@ -92,7 +93,7 @@ fn negamax(
 /// position with its index and nodes; `control` can stop it between positions.
 pub fn run(
     depth: u32,
-    control: &Control,
+    control: &StopHandle,
     mut each: impl FnMut(usize, u64),
 ) -> Result<BenchResult, String> {
     let games = positions()?;
@@ -181,7 +182,7 @@ mod tests {
 
     #[test]
     fn the_run_covers_every_bench_position_and_can_be_stopped() {
-        let control = Control::new(false);
+        let control = StopHandle::new();
         let mut seen = Vec::new();
         let result = run(2, &control, |index, nodes| seen.push((index, nodes))).unwrap();
         assert_eq!(result.positions, positions().unwrap().len());

@@ -4,8 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::tt::TranspositionTable;
-use super::{Control, Limits, search};
+use super::{Engine, Limits, StopHandle};
 use crate::game::Game;
 use crate::variant::Variant;
 
@@ -59,17 +58,19 @@ pub fn positions() -> Result<Vec<Game>, String> {
 }
 
 /// Runs the bench at `depth`, calling `each` after every position with its index and nodes.
-/// `control` can stop it early (the result then covers the positions finished before).
+/// `stop` can stop it early (the result then covers the positions finished before).
 pub fn run(
     depth: u32,
-    control: &Control,
+    stop: &StopHandle,
     mut each: impl FnMut(usize, u64),
 ) -> Result<BenchResult, String> {
     let games = positions()?;
-    let tt = TranspositionTable::new(16);
+    let mut engine = Engine::new();
+    engine
+        .set_hash_mib(16)
+        .map_err(|error| format!("bench: {error}"))?;
     let limits = Limits {
         depth: Some(depth),
-        multipv: 1,
         ..Limits::default()
     };
     let mut result = BenchResult {
@@ -78,14 +79,14 @@ pub fn run(
         positions: 0,
     };
     for (index, game) in games.iter().enumerate() {
-        if control.stopped() {
+        if stop.stopped() {
             break;
         }
-        tt.clear();
+        engine.clear();
         let started = Instant::now();
-        let outcome = search(game, &limits, &tt, 1, control, &mut |_| {});
+        let outcome = engine.search_with(game, &limits, stop, |_| {});
         // A position the stop cut short is not counted: its nodes are no bench figure.
-        if control.stopped() {
+        if stop.stopped() {
             break;
         }
         result.time += started.elapsed();
@@ -104,7 +105,7 @@ mod tests {
     /// the new count in the CHANGELOG.
     #[test]
     fn the_bench_signature_is_recorded_in_the_changelog() {
-        let result = run(DEFAULT_DEPTH, &Control::new(false), |_, _| {}).unwrap();
+        let result = run(DEFAULT_DEPTH, &StopHandle::new(), |_, _| {}).unwrap();
         assert_eq!(result.positions, positions().unwrap().len());
         let signature = format!("{} nodes", result.nodes);
         assert!(

@@ -95,13 +95,6 @@ pub mod search {
     pub const LMP_MAX_DEPTH: i32 = 2;
     /// See LMP_MAX_DEPTH.
     pub const LMP_BASE: usize = 2;
-    /// Futility pruning: in non-PV nodes up to this depth, quiet moves are not searched when
-    /// the static evaluation plus this margin per ply cannot reach alpha (0 turns it off).
-    pub const FUTILITY_MAX_DEPTH: i32 = 0;
-    /// See FUTILITY_MAX_DEPTH.
-    pub const FUTILITY_MARGIN: i32 = 150;
-    /// Quiet moves searched before a cutoff lose history (the cutoff move's bonus, negated).
-    pub const HISTORY_MALUS: bool = false;
     /// History is kept per hole and per number of stones in it (below 32), not per hole only:
     /// the count decides where the sowing lands.
     pub const HISTORY_BY_COUNT: bool = true;
@@ -152,4 +145,7 @@ pub mod time {
     pub const HARD_FACTOR: i64 = 3;
     /// Milliseconds always kept back on the clock beyond Move Overhead.
     pub const SAFETY_MS: i64 = 5;
+    /// Milliseconds a fixed move time (`go movetime`) leaves for stopping and answering:
+    /// Move Overhead is not taken off it.
+    pub const MOVE_TIME_MARGIN_MS: i64 = 5;
 }

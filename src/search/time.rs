@@ -1,12 +1,18 @@
-//! Time management: how long one move may take, from the clock the GUI sends.
+//! Time management and every decision to stop: how long one move may take, from the clock
+//! the GUI sends ([`plan`]), and when a search ends (`TimeManager`: its limits, the plan, and
+//! the front end's `stop` and `ponderhit` through a `Control`).
 //!
 //! Two limits come out: a *soft* one (do not start another iteration past a share of it) and
 //! a *hard* one (abort the search), the hard one always leaving `Move Overhead` plus a safety
 //! margin on the clock so that the engine never loses on time.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::parameters::time as p;
+use super::score::{MATE, MATE_BOUND};
+use super::{Limits, MAX_PLY};
 
 /// What the clock allows for one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -54,8 +60,10 @@ fn sane(ms: i64) -> i64 {
 pub fn plan(clock: &Clock, overhead: i64) -> Budget {
     let overhead = sane(overhead).max(0);
     let mut budget = Budget::default();
+    // A fixed move time is the GUI's own measure of the move: Move Overhead guards a clock
+    // (the engine's time running out), so only a small margin for the answer comes off it.
     if let Some(move_time) = clock.move_time.map(sane) {
-        let limit = millis((move_time - overhead).max(1));
+        let limit = millis((move_time - p::MOVE_TIME_MARGIN_MS).max(1));
         budget = Budget {
             soft: Some(limit),
             hard: Some(limit),
@@ -80,21 +88,236 @@ pub fn plan(clock: &Clock, overhead: i64) -> Budget {
     budget
 }
 
+/// Signals between a front end and a running search (shared through a
+/// [`StopHandle`](super::StopHandle)).
+#[derive(Debug, Default)]
+pub(crate) struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// When a ponder search turned into a normal one.
+    ponderhit_at: Mutex<Option<Instant>>,
+}
+
+impl Control {
+    /// A fresh control for one search.
+    pub(crate) fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit_at: Mutex::new(None),
+        }
+    }
+
+    /// Asks the search to stop as soon as it can.
+    pub(crate) fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The ponder search becomes a normal timed search from now.
+    pub(crate) fn ponderhit(&self) {
+        if let Ok(mut at) = self.ponderhit_at.lock() {
+            *at = Some(Instant::now());
+        }
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Starts a search on this control: pondering or not. A stop asked for before stays.
+    pub(crate) fn begin(&self, pondering: bool) {
+        if let Ok(mut at) = self.ponderhit_at.lock() {
+            *at = None;
+        }
+        self.pondering.store(pondering, Ordering::Relaxed);
+    }
+
+    pub(crate) fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// When the clock started: at `ponderhit` for a pondered search, else at `search_start`.
+    fn clock_start(&self, search_start: Instant) -> Instant {
+        self.ponderhit_at
+            .lock()
+            .ok()
+            .and_then(|at| *at)
+            .unwrap_or(search_start)
+    }
+}
+
+/// Every decision to end a search, in one place: its limits, the clock's plan, and the front
+/// end's signals.
+pub(crate) struct TimeManager {
+    limits: Limits,
+    control: Arc<Control>,
+    budget: Budget,
+    start: Instant,
+    /// Whether the root has one move to search.
+    forced: bool,
+}
+
+impl TimeManager {
+    /// Plans a search of a root with `root_moves` moves to search, started now.
+    pub(crate) fn new(
+        limits: &Limits,
+        control: &Arc<Control>,
+        overhead: i64,
+        root_moves: usize,
+    ) -> TimeManager {
+        TimeManager {
+            limits: limits.clone(),
+            control: Arc::clone(control),
+            budget: plan(&limits.clock, overhead),
+            start: Instant::now(),
+            forced: root_moves == 1,
+        }
+    }
+
+    /// The search's limits.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The time since the search started.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the front end asked for a stop.
+    pub(crate) fn stop_requested(&self) -> bool {
+        self.control.stopped()
+    }
+
+    fn elapsed_on_clock(&self) -> Duration {
+        self.control.clock_start(self.start).elapsed()
+    }
+
+    /// The deepest iteration to search. A forced move is answered at once (one iteration,
+    /// for its report) on a clock or with no limit at all, but not when the GUI asked for a
+    /// depth, a node count, a move time, a mate or an unbounded search.
+    pub(crate) fn max_depth(&self) -> u32 {
+        let limits = &self.limits;
+        let answers_forced_move_at_once = !limits.infinite
+            && !limits.ponder
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.mate.is_none()
+            && limits.clock.move_time.is_none();
+        if self.forced && answers_forced_move_at_once {
+            1
+        } else {
+            limits
+                .depth
+                .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8))
+        }
+    }
+
+    /// Whether the search has a hard time limit (a clock or a move time).
+    pub(crate) fn has_deadline(&self) -> bool {
+        self.budget.hard.is_some()
+    }
+
+    /// Whether the hard time limit has passed (never while pondering).
+    pub(crate) fn out_of_time(&self) -> bool {
+        !self.control.is_pondering()
+            && self
+                .budget
+                .hard
+                .is_some_and(|hard| self.elapsed_on_clock() >= hard)
+    }
+
+    /// A forced move searched on a clock and not pondered or unbounded: a forced move after
+    /// `ponderhit`, since one on a clock from the start is searched one iteration deep.
+    pub(crate) fn forced_move_on_clock(&self) -> bool {
+        self.forced
+            && self.limits.clock.time.is_some()
+            && !self.limits.infinite
+            && !self.control.is_pondering()
+    }
+
+    /// Whether to end the search after an iteration of `depth` whose best score is `best`;
+    /// `nodes` counts the nodes so far.
+    pub(crate) fn stop_after_iteration(
+        &self,
+        depth: u32,
+        best: i32,
+        nodes: impl FnOnce() -> u64,
+    ) -> bool {
+        let limits = &self.limits;
+        if let Some(mate) = limits.mate
+            && best >= MATE_BOUND
+            && (MATE - best) <= 2 * mate as i32
+        {
+            return true;
+        }
+        if limits.infinite || self.control.is_pondering() {
+            return false;
+        }
+        // A proven result deep enough that more depth cannot change it.
+        if best.abs() >= MATE_BOUND && (MATE - best.abs()) < depth as i32 {
+            return true;
+        }
+        if self.forced_move_on_clock() {
+            return true;
+        }
+        // The node limit does not cut the first iteration short (see `check_limits`).
+        if let Some(limit) = limits.nodes
+            && nodes() >= limit
+        {
+            return true;
+        }
+        // A fixed move time is used to its end (the hard limit stops the last iteration); only
+        // a clock's budget is worth saving by not starting an iteration that cannot finish.
+        let fixed_move_time = limits.clock.move_time.is_some() && limits.clock.time.is_none();
+        if let Some(soft) = self.budget.soft.filter(|_| !fixed_move_time) {
+            let used = self.elapsed_on_clock();
+            if used.as_micros() * 100 >= soft.as_micros() * p::NEW_ITERATION_PERCENT as u128 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Under `infinite` or while pondering, the answer waits for `stop` (or `ponderhit`).
+    pub(crate) fn wait_while_unbounded(&self) {
+        while !self.control.stopped() && (self.limits.infinite || self.control.is_pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
     #[test]
-    fn movetime_is_kept_less_the_overhead() {
-        let budget = plan(
+    fn movetime_is_used_less_a_small_margin_whatever_the_overhead() {
+        for overhead in [0, 30, 1000] {
+            let budget = plan(
+                &Clock {
+                    move_time: Some(100),
+                    ..Clock::default()
+                },
+                overhead,
+            );
+            let expected = Duration::from_millis(100 - p::MOVE_TIME_MARGIN_MS as u64);
+            assert_eq!(budget.hard, Some(expected), "overhead {overhead}");
+            assert!(expected >= Duration::from_millis(90));
+        }
+        // With a clock as well, the clock's plan (less the overhead) can be the shorter.
+        let both = plan(
             &Clock {
+                time: Some(100),
                 move_time: Some(100),
                 ..Clock::default()
             },
-            10,
+            30,
         );
-        assert_eq!(budget.hard, Some(Duration::from_millis(90)));
+        assert!(both.hard.unwrap() <= Duration::from_millis(100 - 30 - p::SAFETY_MS as u64));
     }
 
     #[test]

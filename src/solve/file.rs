@@ -1,34 +1,23 @@
-//! Table files: one per level, `bestemshchi-k<kk>.bin`, a 32-byte header and the entries.
-//!
-//! | bytes  | content                                                           |
-//! |--------|-------------------------------------------------------------------|
-//! | 0..8   | magic `TZBEST01`                                                  |
-//! | 8..12  | stones on the board `k` (u32, little-endian)                      |
-//! | 12..16 | holes, 10 (u32, little-endian)                                    |
-//! | 16..24 | entries, `C(k + 9, 9)` (u64, little-endian)                        |
-//! | 24..32 | checksum of the entries (u64, little-endian, see [`checksum`])    |
-//! | 32..   | one `i8` per rank: the mover's best future margin                 |
+//! Level files, whatever the family: one file per level, a header the family defines
+//! ([`BoardFamily::header`]) and then one `i8` per index. Files are written through a
+//! temporary file renamed into place, and read whole with every header field, the length and
+//! the checksum checked. The layouts are in `bestemshchi/file.rs` and `toguz/file.rs`.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::TableError;
-use super::board::HOLES;
-use super::index::level_size;
+use super::family::BoardFamily;
 
-/// The file's first eight bytes.
-pub const MAGIC: &[u8; 8] = b"TZBEST01";
-/// Header bytes before the entries.
-pub const HEADER_LEN: usize = 32;
-
-/// The file of level `k` in `dir`.
-pub fn level_path(dir: &Path, k: u32) -> PathBuf {
-    dir.join(format!("bestemshchi-k{k:02}.bin"))
-}
-
-/// FNV-1a over the entries taken as little-endian 64-bit words (the tail zero-padded), with
+/// FNV-1a over the bytes taken as little-endian 64-bit words (the tail zero-padded), with
 /// the length mixed in last: cheap enough for 12 GB, and any change of a byte shows.
+///
+/// ```
+/// use tuzdik::solve::file::checksum;
+/// assert_ne!(checksum(&[0, 1]), checksum(&[1, 0]));
+/// assert_ne!(checksum(&[]), checksum(&[0]));
+/// ```
 pub fn checksum(bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -51,23 +40,22 @@ pub(crate) fn io_error(path: &Path, error: std::io::Error) -> TableError {
     }
 }
 
-/// Writes level `k` to `dir` (through a temporary file renamed into place).
-pub fn save_level(dir: &Path, k: u32, values: &[u8]) -> Result<PathBuf, TableError> {
-    let path = level_path(dir, k);
-    let mut header = [0u8; HEADER_LEN];
-    header[..8].copy_from_slice(MAGIC);
-    header[8..12].copy_from_slice(&k.to_le_bytes());
-    header[12..16].copy_from_slice(&(HOLES as u32).to_le_bytes());
-    header[16..24].copy_from_slice(&(values.len() as u64).to_le_bytes());
-    header[24..32].copy_from_slice(&checksum(values).to_le_bytes());
-    write_atomically(dir, &path, &header, values)?;
+/// Writes level `k` of `family` to `dir` (made if missing) and returns its path.
+pub fn save_level<F: BoardFamily>(
+    family: F,
+    dir: &Path,
+    k: u32,
+    values: &[u8],
+) -> Result<PathBuf, TableError> {
+    let path = family.level_path(dir, k);
+    write_atomically(dir, &path, &family.header(k, values), values)?;
     Ok(path)
 }
 
 /// Writes `header` then `values` to `path` in `dir` (made if missing), through a temporary
 /// file beside it renamed into place, so that a stopped build never leaves a half-written
 /// file under the real name.
-pub(crate) fn write_atomically(
+fn write_atomically(
     dir: &Path,
     path: &Path,
     header: &[u8],
@@ -88,49 +76,44 @@ pub(crate) fn write_atomically(
     std::fs::rename(&temporary, path).map_err(|e| io_error(path, e))
 }
 
-/// Reads level `k` from `dir`, checking the header and the checksum.
-pub fn load_level(dir: &Path, k: u32) -> Result<Vec<u8>, TableError> {
-    let path = level_path(dir, k);
-    let file = File::open(&path).map_err(|e| io_error(&path, e))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut header = [0u8; HEADER_LEN];
-    reader
-        .read_exact(&mut header)
-        .map_err(|e| io_error(&path, e))?;
+/// Reads level `k` of `family` from `dir`, checking the header, the length and the checksum.
+pub fn load_level<F: BoardFamily>(family: F, dir: &Path, k: u32) -> Result<Vec<u8>, TableError> {
+    let path = family.level_path(dir, k);
     let bad = |why: String| TableError::BadFile {
         path: path.clone(),
         why,
     };
-    if &header[..8] != MAGIC {
-        return Err(bad("not a Bestemshchi table (bad magic)".to_string()));
+    // Checked before opening: opening a FIFO would wait for a writer for ever.
+    let is_file = std::fs::metadata(&path)
+        .map_err(|e| io_error(&path, e))?
+        .is_file();
+    if !is_file {
+        return Err(bad("not a regular file".to_string()));
     }
-    let word = |range: std::ops::Range<usize>| {
-        let mut bytes = [0u8; 8];
-        bytes[..range.len()].copy_from_slice(&header[range]);
-        u64::from_le_bytes(bytes)
-    };
-    let (stones, holes, entries, sum) = (word(8..12), word(12..16), word(16..24), word(24..32));
-    if stones != u64::from(k) || holes != HOLES as u64 {
-        return Err(bad(format!(
-            "header says {stones} stones on {holes} holes, expected {k} on {HOLES}"
-        )));
-    }
-    if entries != level_size(k) {
-        return Err(bad(format!(
-            "header says {entries} entries, level {k} has {}",
-            level_size(k)
-        )));
-    }
+    let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut header = vec![0u8; F::HEADER_LEN];
+    reader.read_exact(&mut header).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad(format!(
+            "too short for a table file (the header alone is {} bytes)",
+            F::HEADER_LEN
+        )),
+        _ => io_error(&path, e),
+    })?;
+    let entries = family.check_header(&header, k).map_err(bad)?;
     let mut values = vec![0u8; entries as usize];
-    reader
-        .read_exact(&mut values)
-        .map_err(|e| io_error(&path, e))?;
+    reader.read_exact(&mut values).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad(format!(
+            "truncated: fewer than the {entries} entries of level {k}"
+        )),
+        _ => io_error(&path, e),
+    })?;
     let mut rest = [0u8; 1];
     if reader.read(&mut rest).map_err(|e| io_error(&path, e))? != 0 {
         return Err(bad("trailing bytes after the entries".to_string()));
     }
-    if checksum(&values) != sum {
-        return Err(bad("checksum mismatch".to_string()));
+    if !family.checksum_matches(&header, &values) {
+        return Err(bad("checksum mismatch: the file is damaged".to_string()));
     }
     Ok(values)
 }

@@ -1,18 +1,21 @@
 //! Solving one level (all boards with the same number of stones) exactly, given the lower
-//! levels. See docs/solve.md for the algorithm and its proof; in short:
+//! levels, for any [`BoardFamily`]. See docs/solve.md and docs/solve-toguz.md for the
+//! algorithm and its proof; in short:
 //!
-//! 1. A forward pass finds for every board its best *exit* (a capture, worth
-//!    `captured - V(child)` from a lower level, or a quiet move to a finished board, worth `k`)
-//!    and counts its quiet moves to unfinished boards of the level (the *graph moves*).
-//! 2. For each threshold `t = k, k - 2, .., 2` a retrograde attractor adds the boards whose
-//!    mover can force at least `t` (value `t`) and those whose opponent can (value `-t`): a
-//!    board is won at `t` when an exit is worth `t` or a graph move leads to a board lost at
-//!    `t`; it is lost at `t` when every graph move leads to a board won at `t` and no exit is
-//!    worth more than `-t`. The counters of refuted moves carry over from one threshold to
-//!    the next, so each board is expanded (its parents generated) at most once.
+//! 1. A forward pass finds for every board its best *exit*: a move that puts stones into a
+//!    kazan (a capture, a tuzdik's income, a new tuzdik), worth `gain - V(child)` with the
+//!    child in a lower level, or a quiet move to a finished board, worth `k`. It counts the
+//!    quiet moves to unfinished boards of the level (the *graph moves*).
+//! 2. For each threshold `t = k, k - s, .., s` (`s` the family's [`BoardFamily::STEP`]: 2 when
+//!    every margin is even) a retrograde attractor adds the boards whose mover can force at
+//!    least `t` (value `t`) and those whose opponent can (value `-t`): a board is won at `t`
+//!    when an exit is worth `t` or a graph move leads to a board lost at `t`; it is lost at
+//!    `t` when every graph move leads to a board won at `t` and no exit is worth more than
+//!    `-t`. The counters of refuted moves carry over from one threshold to the next, so each
+//!    board is expanded (its parents generated) at most once.
 //! 3. Boards never reached are worth 0: their mover can keep the game inside the level away
-//!    from every loss and the opponent likewise, so play ends by repetition or by an exit
-//!    worth 0.
+//!    from every loss and the opponent likewise, so play ends by repetition (rule 3c) or by an
+//!    exit worth 0.
 //!
 //! Each board has one 16-bit cell while the level is solved: the low byte holds the counter
 //! of graph moves not yet refuted and two flags, the high byte the best exit while the board
@@ -24,15 +27,14 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::board::{ROW, for_each_parent, mover_row_empty, play};
-use super::index::{level_size, next, rank, unrank};
+use super::family::{BoardFamily, Ranking, stored};
 
-/// Counter of graph moves not yet refuted (at most 5).
-const COUNT_MASK: u16 = 0b111;
+/// Counter of graph moves not yet refuted (at most 9, Toguz Kumalak's row).
+const COUNT_MASK: u16 = 0b1111;
 /// The board's value is known (and in the high byte).
-const DECIDED: u16 = 1 << 3;
+const DECIDED: u16 = 1 << 4;
 /// Decided but its parents are not yet updated (a worker's stack was full).
-const PENDING: u16 = 1 << 4;
+const PENDING: u16 = 1 << 5;
 /// The low byte.
 const LOW: u16 = 0xff;
 /// "No exit": below every threshold.
@@ -68,14 +70,45 @@ fn with_high(low: u16, value: i32) -> u16 {
     (u16::from(value as i8 as u8) << 8) | (low & LOW)
 }
 
-/// Solves level `k` (even, `lower[j]` holding level `j` for every even `j < k`). Returns the
-/// values, one `i8` (stored as its byte) per rank.
-pub fn solve_level(k: u32, lower: &[Vec<u8>]) -> (Vec<u8>, SolveTimes) {
-    let size = level_size(k) as usize;
-    for j in (0..k).step_by(2) {
+/// Parents gathered before their cells are loaded: a batch of boards' parents.
+const PARENT_BUFFER: usize = 400;
+/// Boards whose parents are gathered together at most.
+const BATCH: usize = 8;
+
+/// A worker's scratch space for one batch of parents: made once per work item, not per
+/// drained seed (most seeds decide few boards, and clearing 7 KB each time would cost more
+/// than their work).
+struct Batch {
+    /// Each parent's index and whether its child was won.
+    parents: [(usize, bool); PARENT_BUFFER],
+    /// The parents' cells as loaded.
+    seen: [u16; PARENT_BUFFER],
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            parents: [(0, false); PARENT_BUFFER],
+            seen: [0; PARENT_BUFFER],
+        }
+    }
+}
+
+/// Solves level `k` of `family` (`lower[j]` holding level `j` for every level `j < k`,
+/// `indexes[j]` the numbering of level `j` for every `j <= k`). Returns one `i8` (as its
+/// byte) per index.
+pub fn solve_level<F: BoardFamily>(
+    family: F,
+    k: u32,
+    lower: &[Vec<u8>],
+    indexes: &[F::Level],
+) -> (Vec<u8>, SolveTimes) {
+    let index = &indexes[k as usize];
+    let size = index.size() as usize;
+    for j in (k % F::STEP..k).step_by(F::STEP as usize) {
         assert_eq!(
             lower[j as usize].len() as u64,
-            level_size(j),
+            indexes[j as usize].size(),
             "level {j} is missing"
         );
     }
@@ -87,28 +120,31 @@ pub fn solve_level(k: u32, lower: &[Vec<u8>]) -> (Vec<u8>, SolveTimes) {
         .par_chunks_mut(CHUNK)
         .enumerate()
         .for_each(|(chunk, cells)| {
-            let mut board = unrank((chunk * CHUNK) as u64, k);
+            let mut cursor = index.cursor((chunk * CHUNK) as u64);
             for (i, cell) in cells.iter_mut().enumerate() {
                 if i > 0 {
-                    next(&mut board);
+                    index.advance(&mut cursor);
                 }
-                *cell.get_mut() = forward(&board, k, lower);
+                *cell.get_mut() = forward(family, F::Level::board_at(&cursor), k, lower, indexes);
             }
         });
     times.forward = started.elapsed();
 
     let started = Instant::now();
     let solver = Retrograde {
-        k,
+        family,
+        index,
         cells: &cells,
         expanded: AtomicU64::new(0),
         tasks: AtomicUsize::new(0),
     };
     let chunks = size.div_ceil(CHUNK);
-    for t in (2..=k as i32).rev().step_by(2) {
+    let step = F::STEP as i32;
+    for t in (step..=k as i32).rev().step_by(step as usize) {
         rayon::scope(|scope| {
             (0..chunks).into_par_iter().for_each(|chunk| {
                 let mut stack = Vec::new();
+                let mut batch = Batch::new();
                 for i in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
                     let cell = solver.cells[i].load(Ordering::Relaxed);
                     if cell & DECIDED != 0 {
@@ -117,14 +153,14 @@ pub fn solve_level(k: u32, lower: &[Vec<u8>]) -> (Vec<u8>, SolveTimes) {
                     let exit = high(cell);
                     let value = if exit == t {
                         t
-                    } else if exit == -t && cell & COUNT_MASK == 0 {
+                    } else if exit <= -t && cell & COUNT_MASK == 0 {
                         -t
                     } else {
                         continue;
                     };
                     if solver.decide(i, value, cell) {
                         stack.push(i);
-                        solver.drain(&mut stack, t, scope);
+                        solver.drain(&mut stack, t, scope, &mut batch);
                     }
                 }
             });
@@ -135,12 +171,13 @@ pub fn solve_level(k: u32, lower: &[Vec<u8>]) -> (Vec<u8>, SolveTimes) {
             rayon::scope(|scope| {
                 (0..chunks).into_par_iter().for_each(|chunk| {
                     let mut stack = Vec::new();
+                    let mut batch = Batch::new();
                     for i in chunk * CHUNK..(chunk * CHUNK + CHUNK).min(size) {
                         if solver.cells[i].load(Ordering::Relaxed) & PENDING != 0 {
                             solver.cells[i].fetch_and(!PENDING, Ordering::Relaxed);
                             any.store(true, Ordering::Relaxed);
                             stack.push(i);
-                            solver.drain(&mut stack, t, scope);
+                            solver.drain(&mut stack, t, scope, &mut batch);
                         }
                     }
                 });
@@ -168,22 +205,27 @@ pub fn solve_level(k: u32, lower: &[Vec<u8>]) -> (Vec<u8>, SolveTimes) {
 /// The first cell of a board: decided at `-k` when the mover has no stone (rule 3b),
 /// otherwise its best exit and its number of graph moves.
 #[inline(always)]
-fn forward(board: &super::board::Board, k: u32, lower: &[Vec<u8>]) -> u16 {
-    if mover_row_empty(board) {
+fn forward<F: BoardFamily>(
+    family: F,
+    board: &F::Board,
+    k: u32,
+    lower: &[Vec<u8>],
+    indexes: &[F::Level],
+) -> u16 {
+    if family.mover_row_empty(board) {
         return with_high(DECIDED, -(k as i32));
     }
     let mut best = i32::from(NO_EXIT);
     let mut count = 0u16;
-    for hole in 0..ROW {
-        if board[hole] == 0 {
+    for hole in 0..family.row() {
+        if F::stones_in(board, hole) == 0 {
             continue;
         }
-        let played = play(board, hole);
-        let c = u32::from(played.captured);
-        if c > 0 {
-            let child = lower[(k - c) as usize][rank(&played.child) as usize] as i8;
-            best = best.max(c as i32 - i32::from(child));
-        } else if mover_row_empty(&played.child) {
+        let played = family.sow(board, hole);
+        if played.removed > 0 {
+            let child = stored::<F>(lower, indexes, &played.child, k - played.removed);
+            best = best.max(played.gain - child);
+        } else if family.mover_row_empty(&played.child) {
             best = best.max(k as i32);
         } else {
             count += 1;
@@ -193,8 +235,9 @@ fn forward(board: &super::board::Board, k: u32, lower: &[Vec<u8>]) -> u16 {
 }
 
 /// The shared state of the retrograde part.
-struct Retrograde<'a> {
-    k: u32,
+struct Retrograde<'a, F: BoardFamily> {
+    family: F,
+    index: &'a F::Level,
     cells: &'a [AtomicU16],
     /// Boards expanded so far.
     expanded: AtomicU64,
@@ -202,47 +245,46 @@ struct Retrograde<'a> {
     tasks: AtomicUsize,
 }
 
-impl Retrograde<'_> {
-    /// Decides board `i` at `value` unless it is decided already; `true` if this call did it.
-    /// `now` is a recent load of the cell.
+impl<F: BoardFamily> Retrograde<'_, F> {
+    /// Replaces cell `i`, unless its board is decided already, by what `change` makes of it:
+    /// the new cell and whether that decides the board. One compare-and-swap loop, so no other
+    /// worker's change is lost; `true` if this call decided the board. `now` is a recent load
+    /// of the cell.
     #[inline(always)]
-    fn decide(&self, i: usize, value: i32, mut now: u16) -> bool {
+    fn update(&self, i: usize, mut now: u16, change: impl Fn(u16) -> (u16, bool)) -> bool {
         let cell = &self.cells[i];
         loop {
             if now & DECIDED != 0 {
                 return false;
             }
-            let new = with_high(now | DECIDED, value);
+            let (new, decided) = change(now);
             match cell.compare_exchange_weak(now, new, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return true,
+                Ok(_) => return decided,
                 Err(seen) => now = seen,
             }
         }
     }
 
+    /// Decides board `i` at `value` unless it is decided already; `true` if this call did it.
+    #[inline(always)]
+    fn decide(&self, i: usize, value: i32, now: u16) -> bool {
+        self.update(i, now, |now| (with_high(now | DECIDED, value), true))
+    }
+
     /// One graph move of board `i` leads to a board won at `t` (or more): counts it off, and
     /// decides `i` lost at `t` when no graph move is left and no exit is worth more than
-    /// `-t`. `true` if this call decided it. `now` is a recent load of the cell.
+    /// `-t`. `true` if this call decided it.
     #[inline(always)]
-    fn refute(&self, i: usize, t: i32, mut now: u16) -> bool {
-        let cell = &self.cells[i];
-        loop {
-            if now & DECIDED != 0 {
-                return false;
-            }
+    fn refute(&self, i: usize, t: i32, now: u16) -> bool {
+        self.update(i, now, |now| {
             let left = (now & COUNT_MASK).wrapping_sub(1);
-            debug_assert!(left < 5, "more refutations than graph moves");
-            let lost = left == 0 && high(now) <= -t;
-            let new = if lost {
-                with_high((now & !COUNT_MASK) | DECIDED, -t)
+            debug_assert!(left < COUNT_MASK, "more refutations than graph moves");
+            if left == 0 && high(now) <= -t {
+                (with_high((now & !COUNT_MASK) | DECIDED, -t), true)
             } else {
-                (now & !COUNT_MASK) | (left & COUNT_MASK)
-            };
-            match cell.compare_exchange_weak(now, new, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return lost,
-                Err(seen) => now = seen,
+                ((now & !COUNT_MASK) | (left & COUNT_MASK), false)
             }
-        }
+        })
     }
 
     /// Expands the decided boards on `stack` (and those they decide) at threshold `t`,
@@ -250,36 +292,45 @@ impl Retrograde<'_> {
     ///
     /// Boards are taken a few at a time and all their parents' cells are loaded before any is
     /// updated: the loads are independent, so their cache misses overlap.
-    fn drain<'s>(&'s self, stack: &mut Vec<usize>, t: i32, scope: &rayon::Scope<'s>) {
-        const BATCH: usize = 8;
-        // At most 5 origins times 10 sowing lengths per board.
-        let mut parents = [(0usize, false); BATCH * 50];
-        let mut seen = [0u16; BATCH * 50];
+    fn drain<'s>(
+        &'s self,
+        stack: &mut Vec<usize>,
+        t: i32,
+        scope: &rayon::Scope<'s>,
+        batch: &mut Batch,
+    ) {
+        const { assert!(F::MOST_PARENTS <= PARENT_BUFFER) };
+        let Batch { parents, seen } = batch;
         let mut expanded = 0;
         while !stack.is_empty() {
             if stack.len() >= SPLIT && self.tasks.load(Ordering::Relaxed) < MAX_TASKS {
                 let mut half = stack.split_off(stack.len() / 2);
                 self.tasks.fetch_add(1, Ordering::Relaxed);
                 scope.spawn(move |scope| {
-                    self.drain(&mut half, t, scope);
+                    self.drain(&mut half, t, scope, &mut Batch::new());
                     self.tasks.fetch_sub(1, Ordering::Relaxed);
                 });
             }
             let mut found = 0;
             for _ in 0..BATCH {
+                if found + F::MOST_PARENTS > PARENT_BUFFER {
+                    break;
+                }
                 let Some(i) = stack.pop() else { break };
                 expanded += 1;
                 let won = high(self.cells[i].load(Ordering::Relaxed)) > 0;
-                let board = unrank(i as u64, self.k);
-                for_each_parent(&board, |parent| {
-                    parents[found] = (rank(parent) as usize, won);
-                    found += 1;
+                let board = self.index.board(i as u64);
+                self.family.for_each_parent(&board, |parent| {
+                    if let Some(p) = self.index.index(parent) {
+                        parents[found] = (p as usize, won);
+                        found += 1;
+                    }
                 });
             }
             for (slot, &(p, _)) in seen.iter_mut().zip(&parents[..found]) {
                 *slot = self.cells[p].load(Ordering::Relaxed);
             }
-            for (&(p, won), &now) in parents[..found].iter().zip(&seen) {
+            for (&(p, won), &now) in parents[..found].iter().zip(seen.iter()) {
                 // A parent of a lost board wins at t; a parent of a won board loses a move.
                 let decided = if won {
                     self.refute(p, t, now)

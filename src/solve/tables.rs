@@ -18,9 +18,10 @@
 
 use std::path::PathBuf;
 
-use super::board::is_table_variant;
-use super::index::MAX_STONES;
-use super::{TableError, Tablebase, file, toguz};
+use super::bestemshchi::board::is_table_variant;
+use super::bestemshchi::file;
+use super::bestemshchi::index::MAX_STONES;
+use super::{TableError, Tablebase, toguz};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -259,6 +260,32 @@ mod tests {
             Err(TableError::BadFile { .. })
         ));
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_table_name_that_is_not_a_regular_file_is_refused_at_once() {
+        let dir = std::env::temp_dir().join(format!("tuzdik-tables-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join("togyz-00.tzt"))
+            .status();
+        if !made.is_ok_and(|status| status.success()) {
+            eprintln!("no mkfifo here: skipped");
+            return;
+        }
+        // A FIFO would block its reader until a writer comes: the load must not open it.
+        let (send, receive) = std::sync::mpsc::channel();
+        let path = dir.display().to_string();
+        std::thread::spawn(move || send.send(Tables::load(&path).map(|_| ())));
+        let result = receive
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("loading a FIFO hung");
+        match result {
+            Err(TableError::BadFile { why, .. }) => assert!(why.contains("regular file"), "{why}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

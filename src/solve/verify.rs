@@ -1,16 +1,15 @@
 //! Checking a level against its children: every entry must equal the best, over its moves, of
-//! `captured - V(child)` (child in a lower level) or `-V(child)` (a quiet move, child in the
-//! same level), and a finished board must hold minus the opponent's stones.
+//! `gain - V(child)` (the child in a lower level when stones went to a kazan, in the same
+//! level otherwise), and a finished board must hold minus its stones (rule 3b).
 //!
 //! This is the fixed-point (Bellman) condition. It is necessary, not sufficient: inside a cycle
 //! of quiet moves a wrong assignment can satisfy it (two boards that each "win" through the
 //! other). The retrograde construction rules that out (docs/solve.md), and the tests compare
-//! the small levels with a plain solver that follows the rules with an explicit history.
+//! the small levels with plain solvers that follow the rules with an explicit history.
 
 use rayon::prelude::*;
 
-use super::board::{ROW, mover_row_empty, play, terminal_value};
-use super::index::{level_size, next, rank, unrank};
+use super::family::{BoardFamily, Ranking, stored, terminal_value};
 
 /// Boards per parallel work item.
 const CHUNK: usize = 1 << 14;
@@ -50,47 +49,55 @@ impl Verification {
     }
 }
 
-/// The value of board `rank` of level `k` recomputed from its children in `levels`.
-pub fn best_over_children(k: u32, rank_of_board: u64, levels: &[Vec<u8>]) -> i32 {
-    best_of(&unrank(rank_of_board, k), k, levels)
+/// The value of `board` recomputed from its children in `levels` (its own level included).
+pub fn best_over_children<F: BoardFamily>(
+    family: F,
+    board: &F::Board,
+    levels: &[Vec<u8>],
+    indexes: &[F::Level],
+) -> i32 {
+    if family.mover_row_empty(board) {
+        return terminal_value::<F>(board);
+    }
+    let stones = F::stones(board);
+    (0..family.row())
+        .filter(|&hole| F::stones_in(board, hole) > 0)
+        .map(|hole| {
+            let played = family.sow(board, hole);
+            played.gain - stored::<F>(levels, indexes, &played.child, stones - played.removed)
+        })
+        .max()
+        .unwrap_or(i32::MIN)
 }
 
-fn best_of(board: &super::board::Board, k: u32, levels: &[Vec<u8>]) -> i32 {
-    if mover_row_empty(board) {
-        return terminal_value(board);
-    }
-    let mut best = i32::MIN;
-    for hole in 0..ROW {
-        if board[hole] == 0 {
-            continue;
-        }
-        let played = play(board, hole);
-        let c = u32::from(played.captured);
-        let child = levels[(k - c) as usize][rank(&played.child) as usize] as i8;
-        best = best.max(c as i32 - i32::from(child));
-    }
-    best
-}
-
-/// Checks every entry of level `k` (`levels[k]` and every lower even level present).
-pub fn verify_level(k: u32, levels: &[Vec<u8>]) -> Verification {
-    let size = level_size(k) as usize;
-    assert_eq!(levels[k as usize].len(), size);
+/// Checks every entry of level `k` against `levels` (which must hold every level up to `k`).
+pub fn verify_level<F: BoardFamily>(
+    family: F,
+    k: u32,
+    levels: &[Vec<u8>],
+    indexes: &[F::Level],
+) -> Verification {
+    let index = &indexes[k as usize];
+    assert_eq!(
+        levels[k as usize].len() as u64,
+        index.size(),
+        "level {k} has the wrong size"
+    );
     check_entries(
         k,
         &levels[k as usize],
-        |start| unrank(start, k),
-        |board| {
-            next(board);
+        |start| index.cursor(start),
+        |cursor| {
+            index.advance(cursor);
         },
-        |board| best_of(board, k, levels),
+        |cursor| best_over_children(family, F::Level::board_at(cursor), levels, indexes),
     )
 }
 
 /// Compares every entry of level `k`, `stored`, with what `expected` recomputes for its
 /// board, in parallel chunks. A chunk finds its first board with `first(rank)` and walks on
-/// in rank order with `advance`: both table formats keep their boards in their walking order.
-pub(crate) fn check_entries<B>(
+/// in rank order with `advance`.
+fn check_entries<B>(
     k: u32,
     stored: &[u8],
     first: impl Fn(u64) -> B + Sync,

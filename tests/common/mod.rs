@@ -65,6 +65,32 @@ pub fn wait_or_kill(child: &mut Child, timeout: Duration, what: &str) -> ExitSta
     }
 }
 
+/// Runs the binary with `args`, feeding `input` on stdin and then closing it; fails if it
+/// does not exit within `timeout` or panics. Returns its exit status, stdout and stderr.
+pub fn run_binary(args: &[&str], input: &[u8], timeout: Duration) -> (ExitStatus, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // The engine may stop reading (quit), so a broken pipe is not an error here.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let stdout = collect_output(child.stdout.take().unwrap());
+    let stderr = collect_output(child.stderr.take().unwrap());
+    let status = wait_or_kill(&mut child, timeout, &format!("tuzdik {args:?}"));
+    let _ = writer.join();
+    let stdout = String::from_utf8_lossy(&stdout.join().unwrap()).into_owned();
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap()).into_owned();
+    assert_no_panic(&stderr);
+    (status, stdout, stderr)
+}
+
 /// Feeds `script` to a fresh engine, closes its input and returns every line it printed;
 /// the engine must exit successfully.
 pub fn run_script(script: &str) -> Vec<String> {

@@ -15,6 +15,8 @@ MODE instead:
   slow     lets the real engine answer, but holds the answer back ARG milliseconds
   nostart  (N is ignored) never answers `uci`/`ugi`
   good     never misbehaves
+  spawn    never misbehaves, but starts a `sleep ARG` child that would outlive it
+  stubborn like spawn, and ignores `quit` and the end of its input: it never exits
 """
 
 import os
@@ -34,6 +36,9 @@ engine = subprocess.Popen(
     text=True,
     bufsize=1,
 )
+if mode in ("spawn", "stubborn"):
+    # Left running on purpose: the match must kill the engine's whole process group.
+    subprocess.Popen(["sleep", arg], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 lock = threading.Lock()
 delay = {"seconds": 0.0}
 
@@ -91,9 +96,15 @@ for line in sys.stdin:
                 continue
             if mode == "slow":
                 delay["seconds"] = float(arg) / 1000.0
+    if mode == "stubborn" and word == "quit":
+        continue
     forward(line)
     if word == "quit":
         break
+
+if mode == "stubborn":
+    while True:
+        time.sleep(60)
 
 try:
     engine.stdin.close()

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 use tuzdik::perft::{MAX_DEPTH, PerftOptions, divide};
-use tuzdik::record::replay_all;
+use tuzdik::record::replay_reader;
 use tuzdik::{Family, Game};
 
 #[derive(Parser)]
@@ -53,7 +53,7 @@ enum Command {
         seed: u64,
     },
     /// Play an engine-vs-engine match (see docs/match.md).
-    Match(tuzdik::matchrun::MatchArgs),
+    Match(Box<tuzdik::matchrun::MatchArgs>),
     /// Play against the engine in the terminal.
     Play(tuzdik::interactive::PlayArgs),
     /// Annotate the games of a PGN file with the engine's scores and mark mistakes.
@@ -70,6 +70,71 @@ enum Command {
     Datagen(nnue_cli::DatagenArgs),
     /// Train the net on datagen records (docs/nnue.md; the search does not use it yet).
     Train(nnue_cli::TrainArgs),
+    /// Fit (or check) the models that turn the search's score into the expected final margin
+    /// and win/draw/loss chances, on the engine's own games (see docs/calibration.md).
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Args)]
+struct CalibrateArgs {
+    /// Play this many self-play games (in this process, so the scores are the search's own).
+    #[arg(long, default_value_t = 0)]
+    selfplay: usize,
+    /// Nodes per move in the self-play games.
+    #[arg(long, default_value_t = 40_000)]
+    nodes: u64,
+    /// Self-play games played side by side (one search thread each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the openings' order and random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Opening book for self-play (one position string a line); the built-in one by default.
+    #[arg(long)]
+    openings: Option<String>,
+    /// PGN files whose move comments hold internal scores (such as `calibrate --save`'s).
+    #[arg(long)]
+    pgn: Vec<String>,
+    /// Write the self-play games (with their internal scores) to this PGN file.
+    #[arg(long)]
+    save: Option<String>,
+    /// Write every scored position (game, internal score, kazan margin, stones on the board,
+    /// board share, final margin) to this CSV file.
+    #[arg(long)]
+    samples: Option<String>,
+    /// Judge the engine's built-in models on the games instead of fitting new ones; exits
+    /// non-zero when a bucket or decile is outside the bars.
+    #[arg(long)]
+    check: bool,
+}
+
+fn run_calibrate(args: &CalibrateArgs) -> Result<(), String> {
+    if args.nodes == 0 {
+        return Err("--nodes must be at least 1".to_string());
+    }
+    if args.threads == 0 || args.threads > 256 {
+        return Err(format!(
+            "--threads {} is out of range (1..256)",
+            args.threads
+        ));
+    }
+    let options = tuzdik::calibrate::CalibrateOptions {
+        selfplay: args.selfplay,
+        nodes: args.nodes,
+        threads: args.threads,
+        seed: args.seed,
+        openings: args.openings.clone(),
+        pgn: args.pgn.clone(),
+        check: args.check,
+        save: args.save.clone(),
+        samples: args.samples.clone(),
+    };
+    let (report, within) = tuzdik::calibrate::run(&options)?;
+    print!("{report}");
+    if args.check && !within {
+        return Err("the built-in models are outside the bars on these games".to_string());
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -233,8 +298,8 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
 }
 
 fn run_replay(file: &std::path::Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    match replay_all(&text) {
+    let opened = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    match replay_reader(io::BufReader::new(opened)) {
         Ok(summary) => {
             println!("{summary}");
             Ok(())
@@ -256,7 +321,7 @@ fn run_bench(depth: Option<u32>, bare: bool) -> Result<(), String> {
         let what = if bare { "bare bench" } else { "bench" };
         return Err(format!("{what} depth {depth} is outside 1..{most}"));
     }
-    let control = tuzdik::search::Control::new(false);
+    let control = tuzdik::search::StopHandle::new();
     let each = |index: usize, nodes: u64| eprintln!("position {:>2}: {nodes} nodes", index + 1);
     let result = if bare {
         bare_search::run(depth, &control, each)?
@@ -290,7 +355,7 @@ fn gib(bytes: u64) -> String {
 }
 
 fn run_solve(args: &SolveArgs) -> Result<(), String> {
-    use tuzdik::solve::{self, BuildOptions, index::level_size};
+    use tuzdik::solve::bestemshchi::{self, BuildOptions};
     let variant: tuzdik::Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
     if variant != tuzdik::Variant::new(Family::Bestemshchi) {
         if args.verify_from.is_some() {
@@ -301,17 +366,19 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
         }
         return run_toguz_solve(args, variant);
     }
-    solve::check_limit(args.max_stones).map_err(|e| e.to_string())?;
+    bestemshchi::check_limit(args.max_stones).map_err(|e| e.to_string())?;
     let threads = args.threads.unwrap_or(0);
     if threads > 256 {
         return Err(format!("--threads {threads} is outside 1..256"));
     }
+    let probes = parse_probes(&args.probe, variant)?;
+    check_output_dir(&args.out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("could not start the worker threads: {e}"))?;
-    let entries: u64 = (0..=args.max_stones).step_by(2).map(level_size).sum();
-    let needed = solve::memory_needed(args.max_stones);
+    let entries = bestemshchi::total_entries(args.max_stones);
+    let needed = bestemshchi::memory_needed(args.max_stones);
     println!(
         "bestemshchi levels 0..={} (even): {entries} entries, {} of tables in {}; \
          about {} of memory at the last level; {} threads",
@@ -331,29 +398,54 @@ fn run_solve(args: &SolveArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let table = pool
-        .install(|| solve::build(&options, print_level))
+        .install(|| bestemshchi::build(&options, print_level))
         .map_err(|e| e.to_string())?;
+    print_built(&table, started, &probes);
+    Ok(())
+}
+
+/// The end of a build: its time, then each `--probe` position's answer.
+fn print_built<F: tuzdik::solve::family::BoardFamily>(
+    table: &tuzdik::solve::table::Table<F>,
+    started: Instant,
+    probes: &[tuzdik::Position],
+) {
     println!(
         "done in {:.3} s, levels 0..={}",
         started.elapsed().as_secs_f64(),
         table.max_stones()
     );
-    for text in &args.probe {
-        print_probe(&table, text)?;
+    for pos in probes {
+        print_table_answer(
+            pos,
+            table.probe(pos),
+            table.move_values(pos),
+            table.max_stones(),
+        );
     }
-    Ok(())
 }
 
-fn print_probe(table: &tuzdik::solve::Tablebase, text: &str) -> Result<(), String> {
-    let variant = tuzdik::Variant::new(Family::Bestemshchi);
-    let pos = tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe: {e}"))?;
-    print_table_answer(
-        &pos,
-        table.probe(&pos),
-        table.move_values(&pos),
-        table.max_stones(),
-    );
-    Ok(())
+/// The `--probe` positions of `variant`: a bad one is refused before a long build, not after.
+fn parse_probes(
+    texts: &[String],
+    variant: tuzdik::Variant,
+) -> Result<Vec<tuzdik::Position>, String> {
+    texts
+        .iter()
+        .map(|text| {
+            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe {text}: {e}"))
+        })
+        .collect()
+}
+
+/// Makes the `--out` directory if missing and checks that a file can be written there, so a
+/// build fails at once rather than after solving its first level.
+fn check_output_dir(dir: &std::path::Path) -> Result<(), String> {
+    let refused = |e: std::io::Error| format!("--out {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(refused)?;
+    let probe = dir.join(format!(".tuzdik-write-check-{}", std::process::id()));
+    std::fs::File::create(&probe).map_err(refused)?;
+    std::fs::remove_file(&probe).map_err(refused)
 }
 
 /// `tuzdik solve togyz|kozdatu|..`: the Toguz-family table with tuzdiks.
@@ -364,14 +456,8 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     if threads > 256 {
         return Err(format!("--threads {threads} is outside 1..256"));
     }
-    // Bad position strings are refused before a long build, not after it.
-    let probes = args
-        .probe
-        .iter()
-        .map(|text| {
-            tuzdik::Position::parse_with(text, variant).map_err(|e| format!("--probe {text}: {e}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let probes = parse_probes(&args.probe, variant)?;
+    check_output_dir(&args.out)?;
     let entries = toguz::total_entries(g, args.max_stones);
     let needed = toguz::memory_needed(g, args.max_stones);
     println!(
@@ -397,19 +483,7 @@ fn run_toguz_solve(args: &SolveArgs, variant: tuzdik::Variant) -> Result<(), Str
     };
     let started = Instant::now();
     let table = ToguzTable::build(&options, print_level).map_err(|e| e.to_string())?;
-    println!(
-        "done in {:.3} s, levels 0..={}",
-        started.elapsed().as_secs_f64(),
-        table.max_stones()
-    );
-    for pos in probes {
-        print_table_answer(
-            &pos,
-            table.probe(&pos),
-            table.move_values(&pos),
-            table.max_stones(),
-        );
-    }
+    print_built(&table, started, &probes);
     Ok(())
 }
 
@@ -507,6 +581,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
         None => {
+            // A GUI never sees the banner: it is for a person at a terminal.
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                println!("{}", tuzdik::protocol::BANNER);
+            }
             tuzdik::protocol::run(io::BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
@@ -519,6 +597,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Tune(args)) => run_tune(args),
+        Some(Command::Calibrate(args)) => run_calibrate(args),
         Some(Command::Gui(args)) => gui::run(args),
         Some(Command::Datagen(args)) => nnue_cli::run_datagen(args),
         Some(Command::Train(args)) => nnue_cli::run_train(args),

@@ -17,14 +17,12 @@
 //! | 56..64 | zero                                                                   |
 //! | 64..   | one `i8` per index: the mover's best future margin                     |
 
-use std::fs::File;
-use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use super::board::Geometry;
 use super::index::{level_size, states};
 use crate::solve::TableError;
-use crate::solve::file::{io_error, write_atomically};
+use crate::solve::file::io_error;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TZTOGUZ\0";
@@ -46,8 +44,9 @@ pub fn checksum(header: &[u8], entries: &[u8]) -> u64 {
     (head.rotate_left(17) ^ body).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-fn header(g: Geometry, k: u32, entries: u64) -> [u8; HEADER_LEN] {
-    let mut header = [0u8; HEADER_LEN];
+/// The header of level `k` with `entries` entries, its checksum field zero.
+fn bare_header(g: Geometry, k: u32, entries: u64) -> Vec<u8> {
+    let mut header = vec![0u8; HEADER_LEN];
     header[..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&VERSION.to_le_bytes());
     let name = g.name();
@@ -61,44 +60,28 @@ fn header(g: Geometry, k: u32, entries: u64) -> [u8; HEADER_LEN] {
     header
 }
 
-/// Writes level `k` to `dir` (through a temporary file renamed into place, so a stopped
-/// build never leaves a half-written level under the real name).
-pub fn save_level(dir: &Path, g: Geometry, k: u32, values: &[u8]) -> Result<PathBuf, TableError> {
-    let path = level_path(dir, g, k);
-    let mut header = header(g, k, values.len() as u64);
+/// The header of level `k`'s file holding `values`.
+pub fn header(g: Geometry, k: u32, values: &[u8]) -> Vec<u8> {
+    let mut header = bare_header(g, k, values.len() as u64);
     let sum = checksum(&header, values);
     header[48..56].copy_from_slice(&sum.to_le_bytes());
-    write_atomically(dir, &path, &header, values)?;
-    Ok(path)
+    header
 }
 
-/// Reads level `k` of rules `g` from `dir`, checking every header field and the checksum.
-pub fn load_level(dir: &Path, g: Geometry, k: u32) -> Result<Vec<u8>, TableError> {
-    let path = level_path(dir, g, k);
-    let file = File::open(&path).map_err(|e| io_error(&path, e))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let bad = |why: String| TableError::BadFile {
-        path: path.clone(),
-        why,
-    };
-    let mut found = [0u8; HEADER_LEN];
-    reader.read_exact(&mut found).map_err(|e| match e.kind() {
-        std::io::ErrorKind::UnexpectedEof => bad(format!(
-            "too short for a table file (the header alone is {HEADER_LEN} bytes)"
-        )),
-        _ => io_error(&path, e),
-    })?;
+/// Checks the header of a file read as level `k` of rules `g`: the entries that follow, or
+/// what is wrong.
+pub fn check_header(g: Geometry, found: &[u8], k: u32) -> Result<u64, String> {
     if &found[..8] != MAGIC {
-        return Err(bad("not a Toguz table file (bad magic)".to_string()));
+        return Err("not a Toguz table file (bad magic)".to_string());
     }
     let version = u32::from_le_bytes([found[8], found[9], found[10], found[11]]);
     if version != VERSION {
-        return Err(bad(format!(
+        return Err(format!(
             "format version {version}, this program reads version {VERSION}"
-        )));
+        ));
     }
     let size = level_size(g, k);
-    let mut expected = header(g, k, size);
+    let mut expected = bare_header(g, k, size);
     expected[48..56].copy_from_slice(&found[48..56]);
     if found != expected {
         let name: String = found[12..28]
@@ -107,7 +90,7 @@ pub fn load_level(dir: &Path, g: Geometry, k: u32) -> Result<Vec<u8>, TableError
             .map(|&b| if b.is_ascii_graphic() { b as char } else { '?' })
             .collect();
         let stones = u32::from_le_bytes([found[32], found[33], found[34], found[35]]);
-        return Err(bad(format!(
+        return Err(format!(
             "header says variant '{name}' ({} holes a row, tuzdik {}) with {stones} stones, \
              expected '{}' ({} holes, tuzdik {}) with {k} stones and {size} entries",
             found[28],
@@ -115,24 +98,26 @@ pub fn load_level(dir: &Path, g: Geometry, k: u32) -> Result<Vec<u8>, TableError
             g.name(),
             g.n,
             if g.tuzdik { "on" } else { "off" },
-        )));
+        ));
     }
-    let mut values = vec![0u8; size as usize];
-    reader.read_exact(&mut values).map_err(|e| match e.kind() {
-        std::io::ErrorKind::UnexpectedEof => bad(format!(
-            "truncated: fewer than the {size} entries of level {k}"
-        )),
-        _ => io_error(&path, e),
-    })?;
-    let mut rest = [0u8; 1];
-    if reader.read(&mut rest).map_err(|e| io_error(&path, e))? != 0 {
-        return Err(bad("trailing bytes after the entries".to_string()));
-    }
-    let sum = u64::from_le_bytes(found[48..56].try_into().unwrap_or([0; 8]));
-    if checksum(&found, &values) != sum {
-        return Err(bad("checksum mismatch: the file is damaged".to_string()));
-    }
-    Ok(values)
+    Ok(size)
+}
+
+/// Whether the header's checksum is the one of its first 48 bytes and the entries.
+pub fn checksum_matches(header: &[u8], values: &[u8]) -> bool {
+    let sum = u64::from_le_bytes(header[48..56].try_into().unwrap_or([0; 8]));
+    checksum(header, values) == sum
+}
+
+/// Writes level `k` to `dir` (through a temporary file renamed into place, so a stopped
+/// build never leaves a half-written level under the real name).
+pub fn save_level(dir: &Path, g: Geometry, k: u32, values: &[u8]) -> Result<PathBuf, TableError> {
+    crate::solve::file::save_level(g, dir, k, values)
+}
+
+/// Reads level `k` of rules `g` from `dir`, checking every header field and the checksum.
+pub fn load_level(dir: &Path, g: Geometry, k: u32) -> Result<Vec<u8>, TableError> {
+    crate::solve::file::load_level(g, dir, k)
 }
 
 /// The levels of rules `g` that have a file in `dir`, lowest first.

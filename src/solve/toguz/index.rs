@@ -22,9 +22,11 @@
 //! plus that rank, so a level has `sum_s C(k + f_s - 1, f_s - 1)` entries.
 
 use super::board::{Board, Geometry, MAX_RING, NONE};
-use crate::solve::index::binomial;
+use crate::solve::family::Ranking;
+use crate::solve::spread::{binomial, next_spread, spread_count, unrank_spread};
 
 /// How many tuzdik states the rules have.
+#[inline(always)]
 pub fn states(g: Geometry) -> usize {
     if g.tuzdik {
         1 + 2 * (g.n - 1) + (g.n - 1) * (g.n - 2)
@@ -52,6 +54,7 @@ pub fn state_of(g: Geometry, mine: u8, theirs: u8) -> Option<usize> {
 }
 
 /// The tuzdiks `(mine, theirs)` of state `s`.
+#[inline(always)]
 pub fn tuzdiks_of(g: Geometry, s: usize) -> (u8, u8) {
     let n = g.n;
     if s == 0 {
@@ -70,19 +73,17 @@ pub fn tuzdiks_of(g: Geometry, s: usize) -> (u8, u8) {
 }
 
 /// Holes that are not tuzdiks in state `s`.
+#[inline(always)]
 pub fn free_holes(g: Geometry, s: usize) -> usize {
     let (mine, theirs) = tuzdiks_of(g, s);
     g.ring() - usize::from(mine != NONE) - usize::from(theirs != NONE)
 }
 
-/// Ways to put `k` stones into `f` holes: `C(k + f - 1, f - 1)`.
-pub fn spread(k: u32, f: usize) -> u64 {
-    binomial(k as usize + f - 1, f - 1)
-}
-
 /// Boards with `k` stones under rules `g`.
 pub fn level_size(g: Geometry, k: u32) -> u64 {
-    (0..states(g)).map(|s| spread(k, free_holes(g, s))).sum()
+    (0..states(g))
+        .map(|s| spread_count(k, free_holes(g, s)))
+        .sum()
 }
 
 /// The index of one level: where each tuzdik state's boards start.
@@ -98,6 +99,8 @@ pub struct LevelIndex {
 #[derive(Clone, Debug)]
 pub struct Cursor {
     state: usize,
+    /// Free holes in this state (kept: finding them from the state takes a division).
+    free_count: usize,
     free: [u8; MAX_RING],
     board: Board,
 }
@@ -117,7 +120,7 @@ impl LevelIndex {
         let mut at = 0;
         for s in 0..states(g) {
             offsets.push(at);
-            at += spread(k, free_holes(g, s));
+            at += spread_count(k, free_holes(g, s));
         }
         offsets.push(at);
         LevelIndex { g, k, offsets }
@@ -139,8 +142,9 @@ impl LevelIndex {
     pub fn index(&self, board: &Board) -> Option<u64> {
         let g = self.g;
         let s = state_of(g, board.mine, board.theirs)?;
-        let f = free_holes(g, s);
+        let f = g.ring() - usize::from(board.mine != NONE) - usize::from(board.theirs != NONE);
         let (mine, theirs) = (board.mine_index(g), board.theirs_index());
+        // The colex rank of the free holes (see `spread`), skipping the tuzdiks as it goes.
         let mut j = 0;
         let mut sum = 0usize;
         let mut rank = self.offsets[s];
@@ -167,92 +171,91 @@ impl LevelIndex {
     pub fn cursor(&self, index: u64) -> Cursor {
         debug_assert!(index < self.size());
         let s = self.offsets.partition_point(|&o| o <= index) - 1;
-        let free = unrank_free(index - self.offsets[s], self.k, free_holes(self.g, s));
+        let free_count = free_holes(self.g, s);
+        let free = unrank_free(index - self.offsets[s], self.k, free_count);
+        let (mine, theirs) = tuzdiks_of(self.g, s);
+        let mut board = Board {
+            holes: [0; MAX_RING],
+            mine,
+            theirs,
+        };
+        fill(self.g, &mut board, &free);
         Cursor {
             state: s,
+            free_count,
             free,
-            board: expand(self.g, s, &free),
+            board,
         }
     }
 
     /// Moves the cursor to the next index; `false` (cursor unchanged) at the last one.
     #[inline(always)]
     pub fn advance(&self, cursor: &mut Cursor) -> bool {
-        let f = free_holes(self.g, cursor.state);
-        if !next_free(&mut cursor.free, f) {
+        if !next_spread(&mut cursor.free[..cursor.free_count]) {
             if cursor.state + 1 == states(self.g) {
                 return false;
             }
             cursor.state += 1;
-            cursor.free = unrank_free(0, self.k, free_holes(self.g, cursor.state));
+            cursor.free_count = free_holes(self.g, cursor.state);
+            cursor.free = unrank_free(0, self.k, cursor.free_count);
+            (cursor.board.mine, cursor.board.theirs) = tuzdiks_of(self.g, cursor.state);
         }
-        cursor.board = expand(self.g, cursor.state, &cursor.free);
+        fill(self.g, &mut cursor.board, &cursor.free);
         true
     }
 }
 
-/// The board of state `s` whose free holes hold `free`.
+/// Puts the stones of `free` into the holes of `board` that are not tuzdiks, in ring order.
 #[inline(always)]
-fn expand(g: Geometry, s: usize, free: &[u8; MAX_RING]) -> Board {
-    let (mine, theirs) = tuzdiks_of(g, s);
-    let mut board = Board {
-        holes: [0; MAX_RING],
-        mine,
-        theirs,
-    };
+fn fill(g: Geometry, board: &mut Board, free: &[u8; MAX_RING]) {
     let (mi, ti) = (board.mine_index(g), board.theirs_index());
     let mut j = 0;
     for i in 0..g.ring() {
         if i == mi || i == ti {
+            board.holes[i] = 0;
             continue;
         }
         board.holes[i] = free[j];
         j += 1;
     }
-    board
 }
 
 /// The spread of `k` stones over `f` holes with rank `rank`.
-fn unrank_free(mut rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
-    let mut bars = [0usize; MAX_RING];
-    let mut limit = k as usize + f - 1;
-    for j in (0..f - 1).rev() {
-        let mut p = limit - 1;
-        while binomial(p, j + 1) > rank {
-            p -= 1;
-        }
-        rank -= binomial(p, j + 1);
-        bars[j] = p;
-        limit = p;
-    }
+#[inline]
+fn unrank_free(rank: u64, k: u32, f: usize) -> [u8; MAX_RING] {
     let mut free = [0u8; MAX_RING];
-    let mut previous = 0usize;
-    for j in 0..f - 1 {
-        let sum = bars[j] - j;
-        free[j] = (sum - previous) as u8;
-        previous = sum;
-    }
-    free[f - 1] = (k as usize - previous) as u8;
+    unrank_spread(rank, k, &mut free[..f]);
     free
 }
 
-/// The colex successor over `f` holes: with `m` the first hole after hole 0 holding stones,
-/// hole 0's stones plus one from hole `m` go to hole `m - 1` (every bar below the one that
-/// moves drops to its lowest place).
-#[inline(always)]
-fn next_free(free: &mut [u8; MAX_RING], f: usize) -> bool {
-    let mut m = 1;
-    while m < f && free[m] == 0 {
-        m += 1;
+impl Ranking for LevelIndex {
+    type Board = Board;
+    type Cursor = Cursor;
+
+    #[inline(always)]
+    fn size(&self) -> u64 {
+        LevelIndex::size(self)
     }
-    if m >= f {
-        return false;
+
+    #[inline(always)]
+    fn index(&self, board: &Board) -> Option<u64> {
+        LevelIndex::index(self, board)
     }
-    let low = free[0];
-    free[0] = 0;
-    free[m - 1] = low + 1;
-    free[m] -= 1;
-    true
+
+    #[inline(always)]
+    fn cursor(&self, index: u64) -> Cursor {
+        LevelIndex::cursor(self, index)
+    }
+
+    #[inline(always)]
+    fn advance(&self, cursor: &mut Cursor) -> bool {
+        LevelIndex::advance(self, cursor)
+    }
+
+    #[inline(always)]
+    fn board_at(cursor: &Cursor) -> &Board {
+        cursor.board()
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Toguz Kumalak (and Kozdatu, and Bestemshchi with the tuzdik) solved by retrograde analysis:
+//! Toguz Kumalak (and Kozdatu, and Bestemshchi with the tuzdik) solved by the retrograde solver
+//! of [`crate::solve`]:
 //! for every board with up to `N` stones, any tuzdiks and either side to move, the best future
 //! margin the side to move can force. See docs/solve-toguz.md for the definitions, the index,
 //! the algorithm and its proof, the file format and the measured figures.
@@ -22,23 +23,19 @@
 pub mod board;
 pub mod file;
 pub mod index;
-pub mod level;
-pub mod verify;
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::moves::Move;
 use crate::position::Position;
+use crate::solve::TableError;
+use crate::solve::family::{BoardFamily, Sown};
+use crate::solve::table::{BuildPlan, Table};
 use crate::solve::verify::Verification;
-use crate::solve::{Histogram, TableError, memory_usage};
 use crate::variant::{Family, Variant};
-use board::{Board, Geometry, from_position, play};
+use board::{Board, Geometry, MAX_RING, from_position, play};
 use index::{LevelIndex, level_size};
-use level::solve_level;
-use verify::verify_level;
 
 pub use super::tables::MarginTable;
 
@@ -120,14 +117,78 @@ pub enum BuildError {
     Table(#[from] TableError),
 }
 
-/// The values of every board of one variant with up to [`max_stones`](Self::max_stones)
+/// The values of every board of one variant with up to [`max_stones`](Table::max_stones)
 /// stones.
-#[derive(Clone, Debug)]
-pub struct ToguzTable {
-    g: Geometry,
-    /// `levels[k]`: one `i8` (as its byte) per index of level `k`.
-    levels: Vec<Vec<u8>>,
-    indexes: Vec<LevelIndex>,
+pub type ToguzTable = Table<Geometry>;
+
+impl BoardFamily for Geometry {
+    type Board = Board;
+    type Level = LevelIndex;
+
+    const STEP: u32 = 1;
+    // At most one parent per origin and sowing length.
+    const MOST_PARENTS: usize = MAX_RING / 2 * MAX_RING;
+    const HEADER_LEN: usize = file::HEADER_LEN;
+
+    #[inline(always)]
+    fn level(self, k: u32) -> LevelIndex {
+        LevelIndex::new(self, k)
+    }
+
+    #[inline(always)]
+    fn row(self) -> usize {
+        self.n
+    }
+
+    #[inline(always)]
+    fn stones_in(board: &Board, hole: usize) -> u8 {
+        board.holes[hole]
+    }
+
+    #[inline(always)]
+    fn stones(board: &Board) -> u32 {
+        board.stones()
+    }
+
+    #[inline(always)]
+    fn mover_row_empty(self, board: &Board) -> bool {
+        board.mover_row_empty(self)
+    }
+
+    #[inline(always)]
+    fn sow(self, board: &Board, hole: usize) -> Sown<Board> {
+        let played = play(self, board, hole);
+        Sown {
+            child: played.child,
+            gain: played.gain(),
+            removed: played.removed(),
+        }
+    }
+
+    #[inline(always)]
+    fn for_each_parent(self, board: &Board, found: impl FnMut(&Board)) {
+        board::for_each_parent(self, board, found);
+    }
+
+    fn board_of(self, pos: &Position) -> Option<Board> {
+        from_position(self, pos)
+    }
+
+    fn level_path(self, dir: &Path, k: u32) -> PathBuf {
+        file::level_path(dir, self, k)
+    }
+
+    fn header(self, k: u32, values: &[u8]) -> Vec<u8> {
+        file::header(self, k, values)
+    }
+
+    fn check_header(self, header: &[u8], k: u32) -> Result<u64, String> {
+        file::check_header(self, header, k)
+    }
+
+    fn checksum_matches(self, header: &[u8], values: &[u8]) -> bool {
+        file::checksum_matches(header, values)
+    }
 }
 
 /// Entries of every level up to `max_stones` together.
@@ -143,6 +204,8 @@ pub fn memory_needed(g: Geometry, max_stones: u32) -> u64 {
 
 /// What happened to one level of a build (the same report as the Bestemshchi table's).
 pub use crate::solve::LevelReport;
+/// How long the parts of a level's solve took.
+pub use crate::solve::level::SolveTimes;
 
 /// What [`ToguzTable::build`] does.
 #[derive(Clone, Debug)]
@@ -162,12 +225,12 @@ pub struct BuildOptions {
     pub rebuild: bool,
 }
 
-impl ToguzTable {
+impl Table<Geometry> {
     /// Builds (or loads, or resumes) the table level by level in a pool of `options.threads`
     /// rayon workers, reporting each level to `on_level`.
     pub fn build(
         options: &BuildOptions,
-        mut on_level: impl FnMut(&LevelReport) + Send,
+        on_level: impl FnMut(&LevelReport) + Send,
     ) -> Result<ToguzTable, BuildError> {
         let g = check_limit(options.variant, options.max_stones)?;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -177,71 +240,21 @@ impl ToguzTable {
                 path: PathBuf::new(),
                 message: format!("could not start the worker threads: {e}"),
             })?;
-        pool.install(|| {
-            let indexes: Vec<LevelIndex> = (0..=options.max_stones)
-                .map(|k| LevelIndex::new(g, k))
-                .collect();
-            let mut levels: Vec<Vec<u8>> = Vec::new();
-            for k in 0..=options.max_stones {
-                let started = Instant::now();
-                let existing = options
-                    .out
-                    .as_deref()
-                    .filter(|dir| !options.rebuild && file::level_path(dir, g, k).exists());
-                let (values, solved) = match existing {
-                    Some(dir) => (file::load_level(dir, g, k)?, None),
-                    None => {
-                        let (values, times) = solve_level(g, k, &levels, &indexes);
-                        (values, Some(times))
-                    }
-                };
-                let file_started = Instant::now();
-                if solved.is_some()
-                    && let Some(dir) = &options.out
-                {
-                    file::save_level(dir, g, k, &values)?;
-                }
-                let file_time = if solved.is_some() {
-                    file_started.elapsed()
-                } else {
-                    started.elapsed()
-                };
-                let histogram = Histogram::of(&values);
-                levels.push(values);
-                let verify_started = Instant::now();
-                let verification = options
-                    .verify
-                    .then(|| verify_level(g, k, &levels, &indexes));
-                let report = LevelReport {
-                    stones: k,
-                    entries: indexes[k as usize].size(),
-                    solved,
-                    file_time,
-                    verification: verification.clone(),
-                    verify_time: verify_started.elapsed(),
-                    histogram,
-                    memory: memory_usage(),
-                };
-                on_level(&report);
-                if let Some(error) = verification.as_ref().and_then(Verification::failure) {
-                    return Err(error.into());
-                }
-            }
-            Ok(ToguzTable { g, levels, indexes })
-        })
+        let plan = BuildPlan {
+            max_stones: options.max_stones,
+            out: options.out.clone(),
+            verify: options.verify,
+            verify_from: 0,
+            rebuild: options.rebuild,
+        };
+        Ok(pool.install(|| Table::build_levels(g, &plan, on_level))?)
     }
 
     /// Builds the levels up to `max_stones` in memory with the current rayon pool (no files,
     /// no checks): for tests and small tables.
     pub fn build_in_memory(variant: Variant, max_stones: u32) -> Result<ToguzTable, LimitError> {
         let g = check_limit(variant, max_stones)?;
-        let indexes: Vec<LevelIndex> = (0..=max_stones).map(|k| LevelIndex::new(g, k)).collect();
-        let mut levels = Vec::new();
-        for k in 0..=max_stones {
-            let (values, _) = solve_level(g, k, &levels, &indexes);
-            levels.push(values);
-        }
-        Ok(ToguzTable { g, levels, indexes })
+        Ok(Table::solve_in_memory(g, max_stones))
     }
 
     /// Loads the Toguz Kumalak table (standard rules) from `dir`: `Ok(None)` when `dir` has
@@ -275,91 +288,27 @@ impl ToguzTable {
                 why: e.to_string(),
             });
         }
-        let indexes: Vec<LevelIndex> = (0..=max).map(|k| LevelIndex::new(g, k)).collect();
         let levels = (0..=max)
             .map(|k| file::load_level(dir, g, k))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(ToguzTable { g, levels, indexes }))
-    }
-
-    /// Writes every level to `dir` (`<variant>-<kk>.tzt`).
-    pub fn save(&self, dir: &Path) -> Result<(), TableError> {
-        for (k, values) in self.levels.iter().enumerate() {
-            file::save_level(dir, self.g, k as u32, values)?;
-        }
-        Ok(())
+        Ok(Some(Table::from_parts(g, levels)))
     }
 
     /// Checks every entry of every level against its children.
     pub fn verify(&self) -> Vec<Verification> {
-        (0..self.levels.len() as u32)
-            .map(|k| verify_level(self.g, k, &self.levels, &self.indexes))
+        (0..=self.max_stones())
+            .map(|k| self.verify_level(k))
             .collect()
     }
 
     /// The rules of the table.
     pub fn variant(&self) -> Variant {
-        self.g.variant()
+        self.family().variant()
     }
 
     /// The rules of the table as the board code sees them.
     pub fn geometry(&self) -> Geometry {
-        self.g
-    }
-
-    /// The most stones on the board the table covers.
-    pub fn max_stones(&self) -> u32 {
-        self.levels.len().saturating_sub(1) as u32
-    }
-
-    /// The raw levels (`levels()[k]` is level `k`, one `i8` byte per index).
-    pub fn levels(&self) -> &[Vec<u8>] {
-        &self.levels
-    }
-
-    /// The raw levels, for tests that damage an entry on purpose.
-    #[doc(hidden)]
-    pub fn levels_mut(&mut self) -> &mut [Vec<u8>] {
-        &mut self.levels
-    }
-
-    /// The value of a board, if its level is in the table.
-    #[inline]
-    pub fn value(&self, board: &Board) -> Option<i32> {
-        let k = board.stones() as usize;
-        let i = self.indexes.get(k)?.index(board)?;
-        let value = *self.levels.get(k)?.get(i as usize)?;
-        Some(i32::from(value as i8))
-    }
-
-    /// The future margin the side to move can force: the stones it will still add to its
-    /// kazan minus those the opponent will, with best play by both, rule 3b and rule 3c (a
-    /// repetition shares the board, margin 0), the game's history starting here. `None` for
-    /// other rules or beyond the table's stones.
-    ///
-    /// Rule 3a is not applied: the winner is `sign(own kazan - other kazan + value)` whatever
-    /// the kazans are.
-    pub fn probe(&self, pos: &Position) -> Option<i32> {
-        self.value(&from_position(self.g, pos)?)
-    }
-
-    /// The table's value of every legal move of `pos` for its mover, lowest hole first: the
-    /// stones the move puts into the mover's kazan (its own tuzdik's income, a capture, a new
-    /// tuzdik's 3) minus those it puts into the opponent's (sown into the opponent's tuzdik),
-    /// minus the child's value. `None` when [`probe`](Self::probe) would be `None`.
-    pub fn move_values(&self, pos: &Position) -> Option<Vec<(Move, i32)>> {
-        let board = from_position(self.g, pos)?;
-        self.value(&board)?;
-        let mut moves = Vec::new();
-        for hole in 0..self.g.n {
-            if board.holes[hole] == 0 {
-                continue;
-            }
-            let played = play(self.g, &board, hole);
-            let child = self.value(&played.child)?;
-            moves.push((Move::hole(hole as u8 + 1), played.gain() - child));
-        }
-        Some(moves)
+        self.family()
     }
 }
 
@@ -379,9 +328,9 @@ impl MarginTable for ToguzTable {
     fn name(&self) -> String {
         format!(
             "{} table, up to {} stones ({} entries)",
-            self.g.name(),
+            self.geometry().name(),
             self.max_stones(),
-            self.levels.iter().map(|l| l.len() as u64).sum::<u64>()
+            self.levels().iter().map(|l| l.len() as u64).sum::<u64>()
         )
     }
 }

@@ -257,7 +257,16 @@ impl Session {
         state = self.ensure_started(state)?;
         state = self.stop_locked(state)?;
         let mut lines = variant_commands(&state, request.game.variant())?;
-        for (name, value) in &request.options {
+        let mut options = request.options;
+        // An engine that can report win/draw/loss chances is asked to: the page shows them.
+        if find_option(&state.options, "UCI_ShowWDL").is_some()
+            && !options
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("UCI_ShowWDL"))
+        {
+            options.push(("UCI_ShowWDL".to_string(), "true".to_string()));
+        }
+        for (name, value) in &options {
             let Some(option) = find_option(&state.options, name) else {
                 continue;
             };
@@ -281,7 +290,7 @@ impl Session {
             return Err(format!("the engine refused: {}", state.last_refusal));
         }
         state.sent_variant = Some(request.game.variant());
-        for (name, value) in request.options {
+        for (name, value) in options {
             state
                 .sent_options
                 .retain(|(n, _)| !n.eq_ignore_ascii_case(&name));

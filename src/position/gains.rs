@@ -9,12 +9,16 @@
 //! and without a branch on the board (whether a landing captures is a coin toss). It works in
 //! two steps: first, for every hole of the ring at once (eight to a word), what a last stone
 //! landing there would take; then, for each of the mover's holes, where its last stone lands
-//! (a table lookup by origin and count) and whether the run passes the mover's tuzdik. The
+//! (the fast make's table of sowing runs, by origin and count) and whether the run passes the
+//! mover's tuzdik. The
 //! search scans a node once and reads the result for the evaluation, the move order and the
 //! quiescence captures.
 
-use crate::position::{Position, with_row_len};
+use super::packed::{ONES, RUN_LAST, UNPREDICTED, tables, zero_bytes};
+use super::{Position, with_row_len};
 use crate::variant::{Capture, Sowing};
+
+pub use super::packed::Words;
 
 /// What a move is predicted to put into the mover's kazan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,28 +28,6 @@ pub enum Gain {
     /// A sowing long enough to lap the ring: make it to know.
     Unknown,
 }
-
-/// Runs `$body` with `$n` the row length of `$variant` and `$m` whether it is Mangala IV
-/// (whose relay sowing has a make and a scan of its own, on rows of 7): the one dispatch
-/// from a variant to the search's per-row-length code.
-macro_rules! with_search_rows {
-    ($variant:expr, $n:ident, $m:ident => $body:expr) => {
-        if $variant.is_mangala() {
-            const $n: usize = 7;
-            const $m: bool = true;
-            $body
-        } else {
-            $crate::position::with_row_len!($variant, $n => {
-                const $m: bool = false;
-                $body
-            })
-        }
-    };
-}
-pub(crate) use with_search_rows;
-
-/// The longest row.
-const MAX_N: usize = 9;
 
 /// The predicted gain of every legal move of a position, for the side to move.
 #[derive(Clone, Copy, Debug)]
@@ -72,7 +54,7 @@ impl Scan {
     /// The same, given `pos.legal_mask()` and [`ring_words`]`(pos)`.
     #[inline]
     pub fn with_words(pos: &Position, moves: u16, words: &Words) -> Scan {
-        with_search_rows!(pos.variant(), N, M => Scan::with_words_n::<N, M>(pos, moves, words))
+        with_row_len!(pos.variant(), N, M => Scan::with_words_n::<N, M>(pos, moves, words))
     }
 
     /// The same for a position of row length `N`, of Mangala IV when `MANGALA`: for the
@@ -141,21 +123,6 @@ impl Scan {
     }
 }
 
-/// 0x01 in every byte.
-pub(super) const ONES: u64 = u64::from_le_bytes([1; 8]);
-/// 0x7f in every byte.
-const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
-
-/// 1 in every byte of `x` that is 0, 0 in the others.
-#[inline(always)]
-pub(super) const fn zero_bytes(x: u64) -> u64 {
-    !((((x & LOW7) + LOW7) | x) >> 7) & ONES
-}
-
-/// The ring's hole counts as words: byte `i` of the ring is byte `i % 8` of word `i / 8`
-/// (bytes past the ring are 0).
-pub type Words = [u64; 3];
-
 /// The hole counts of `pos` as [`Words`].
 #[inline]
 pub fn ring_words(pos: &Position) -> Words {
@@ -165,67 +132,8 @@ pub fn ring_words(pos: &Position) -> Words {
 /// [`ring_words`] of a position of row length `N` (Mangala IV's is 7).
 #[inline(always)]
 pub fn ring_words_n<const N: usize>(pos: &Position) -> Words {
-    let mut bytes = [0u8; 24];
-    bytes[..2 * N].copy_from_slice(pos.ring_n::<N>());
-    let (chunks, _) = bytes.as_chunks::<8>();
-    [
-        u64::from_le_bytes(chunks[0]),
-        u64::from_le_bytes(chunks[1]),
-        u64::from_le_bytes(chunks[2]),
-    ]
+    pos.wide::<N>().words()
 }
-
-/// `SOWINGS[skip][origin][stones]` for one row length: for every count the scan predicts
-/// (1..=2N-2), the holes a sowing of `stones` from ring index `origin` reaches (bits `0..2N`)
-/// and the hole its last stone falls into (from bit [`LAST_SHIFT`]). Other counts (0, and
-/// sowings that lap the ring, clamped to 2N - 1) read [`LAPS`]. `skip` is 1 for skip-origin
-/// sowing.
-type Sowings = [[[u32; 2 * MAX_N]; 2 * MAX_N]; 2];
-
-/// Where a [`Sowings`] entry keeps the last hole.
-const LAST_SHIFT: u32 = 24;
-/// A sowing that is not predicted (it needs making), or no sowing (an empty hole). Its last
-/// hole is one past the ring, where nothing is ever taken, so that its gain comes out 0.
-const LAPS: u32 = 1 << 31 | 31 << LAST_SHIFT;
-
-const fn sowings(n: usize) -> Sowings {
-    let ring = 2 * n;
-    let mut table = [[[LAPS; 2 * MAX_N]; 2 * MAX_N]; 2];
-    let mut skip = 0;
-    while skip < 2 {
-        let mut origin = 0;
-        while origin < ring {
-            // Up to 2N - 2 stones a sowing touches each hole at most once and never the origin
-            // twice, so the landing hole gets exactly one stone.
-            let mut stones = 1;
-            while stones + 1 < ring {
-                // Standard sowing puts the first of several stones back into the origin; a
-                // single stone, and every skip-origin sowing, starts at the next hole.
-                let start = if stones == 1 || skip == 1 {
-                    origin + 1
-                } else {
-                    origin
-                };
-                let mut reached = 0u32;
-                let mut k = 0;
-                while k < stones {
-                    reached |= 1 << ((start + k) % ring);
-                    k += 1;
-                }
-                let last = (start + stones - 1) % ring;
-                table[skip][origin][stones] = reached | (last as u32) << LAST_SHIFT;
-                stones += 1;
-            }
-            origin += 1;
-        }
-        skip += 1;
-    }
-    table
-}
-
-static SOWINGS_9: Sowings = sowings(9);
-static SOWINGS_7: Sowings = sowings(7);
-static SOWINGS_5: Sowings = sowings(5);
 
 /// `ROWS[side]` for one row length: 1 in the bytes of `side`'s row, and `[2 + side]` the same
 /// less the row's last hole (where no tuzdik can be made).
@@ -246,13 +154,7 @@ const fn row_flags(n: usize) -> [Words; 4] {
 #[inline(always)]
 fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     let ring = 2 * N;
-    let sowings = &const {
-        match N {
-            9 => &SOWINGS_9,
-            7 => &SOWINGS_7,
-            _ => &SOWINGS_5,
-        }
-    }[usize::from(pos.variant().sowing() == Sowing::SkipOrigin)];
+    let runs = &tables::<N>().runs[usize::from(pos.variant().sowing() == Sowing::SkipOrigin)];
     let rows = const { row_flags(N) };
     let variant = pos.variant();
     let mover = pos.side_to_move();
@@ -293,17 +195,17 @@ fn scan<const N: usize>(pos: &Position, moves: u16, words: &Words) -> Scan {
     // A stone sown into the mover's own tuzdik goes to the mover's kazan.
     let own_tuzdik_bit = own_tuzdik.map_or(0, |square| 1 << square);
     // Gains are worked out for every hole of the row with no branch; empty holes and
-    // sowings that lap the ring come out 0.
+    // sowings the scan leaves to making come out 0.
     let mut gains = [0u8; 16];
     let mut laps = 0u16;
     let mut best = 0u8;
     for (offset, gain) in gains.iter_mut().enumerate().take(N) {
         let origin = mover.index() * N + offset;
-        let sowing = sowings[origin][usize::from(cells[origin]).min(ring - 1)];
-        let last = (sowing >> LAST_SHIFT) as usize & 31;
-        *gain = takes[last] + u8::from(sowing & own_tuzdik_bit != 0);
+        let run = runs[origin][usize::from(cells[origin]).min(ring - 1)];
+        let last = (run >> RUN_LAST) as usize & 31;
+        *gain = takes[last] + u8::from(run & own_tuzdik_bit != 0);
         best = best.max(*gain);
-        laps |= ((sowing >> 31) as u16) << offset;
+        laps |= ((run / UNPREDICTED) as u16) << offset;
     }
     Scan {
         moves,

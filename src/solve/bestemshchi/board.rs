@@ -206,7 +206,7 @@ pub fn to_position(board: &Board, side: Side, kazans: [u32; 2]) -> Option<Positi
 mod tests {
     use super::*;
     use crate::moves::Move;
-    use crate::solve::index::{level_size, rank, unrank};
+    use crate::solve::bestemshchi::index::{level_size, rank, unrank};
 
     /// Kazans that add up to 50 with a board of `k` stones and stay below the win line.
     fn kazans(k: u32) -> [u32; 2] {
