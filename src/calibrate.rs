@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::game::Game;
 use crate::matchrun::openings;
 use crate::record::Record;
+use crate::rng::SplitMix;
 use crate::search::calibration::{
     MARGIN_FEATURES, MARGIN_WEIGHTS, Material, WDL_PARAMETERS, WDL_WEIGHTS, margin_with, wdl_with,
 };
@@ -123,23 +124,6 @@ pub fn read_pgn(text: &str, name: &str, first_game: usize) -> Result<Vec<Sample>
     Ok(out)
 }
 
-/// A small deterministic generator for the openings' order and plies.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// A self-play game and the score searched before each of its moves.
 type Played = (Game, Vec<Option<i32>>);
 
@@ -178,7 +162,7 @@ pub fn selfplay(options: &CalibrateOptions) -> Result<(Vec<Sample>, String), Str
         }
         None => openings::default_for(Variant::TOGYZ)?,
     };
-    let mut rng = SplitMix(options.seed ^ 0xca11_b7a7_e5c0_9e11);
+    let mut rng = SplitMix::new(options.seed ^ 0xca11_b7a7_e5c0_9e11);
     // The starts are drawn up front so that the games do not depend on the threads' timing.
     let starts: Vec<Game> = (0..options.selfplay)
         .map(|_| {
@@ -711,7 +695,7 @@ mod tests {
             margin: [0.5, -0.8, 0.2],
             wdl: [1.0, 0.5, 1.2, 0.8],
         };
-        let mut rng = SplitMix(7);
+        let mut rng = SplitMix::new(7);
         let mut samples = Vec::new();
         for game in 0..4000 {
             let on_board = 10.0 + rng.below(150) as f64;

@@ -20,6 +20,7 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod record;
+pub mod rng;
 pub mod variant;
 
 pub use game::{Game, GameError, Termination};

@@ -18,10 +18,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::game::Game;
-use crate::matchrun::openings::{self, SplitMix};
+use crate::matchrun::openings;
 use crate::moves::Move;
 use crate::position::{Position, Side};
 use crate::record::{Outcome, Record};
+use crate::rng::SplitMix;
 use crate::search::eval::{
     self, FEATURES, Feature, TABLE_COUNTS, TABLE_HOLES, Weights, table_feature,
 };

@@ -218,31 +218,7 @@ pub fn default_for(variant: Variant) -> Result<Vec<Opening>, String> {
     }
 }
 
-/// A small, fixed pseudo-random generator (SplitMix64), so that a seed gives the same
-/// order on every machine.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (`bound > 0`).
-    pub fn below(&mut self, bound: usize) -> usize {
-        (self.next_u64() % bound as u64) as usize
-    }
-}
+pub use crate::rng::SplitMix;
 
 /// The order in which the openings are used: file order, or shuffled by `seed`
 /// (Fisher-Yates).

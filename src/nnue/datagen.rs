@@ -23,9 +23,10 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::data::{RECORD_BYTES, Record};
-use crate::matchrun::openings::{self, SplitMix};
+use crate::matchrun::openings;
 use crate::position::{Position, Side};
 use crate::record::{Outcome, Record as PgnRecord};
+use crate::rng::SplitMix;
 use crate::search::{Engine, Limits, Score};
 use crate::variant::Variant;
 

@@ -27,8 +27,8 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::matchrun::openings::SplitMix;
 use crate::position::{Position, Side};
+use crate::rng::SplitMix;
 use crate::variant::Variant;
 
 /// Holes in a row (Toguz Kumalak).

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::data::{self, Record};
 use super::{EVAL_SCALE, HIDDEN, INPUTS, Network, QA, QB, SLOTS, WEIGHT_CLIP, features};
-use crate::matchrun::openings::SplitMix;
+use crate::rng::SplitMix;
 
 /// Slices of a batch whose gradients are computed in parallel and added in order.
 const SLICES: usize = 16;

@@ -4,14 +4,7 @@
 //!
 //! The hole tables have 256 entries so that a `u8` count indexes them without a bounds check.
 
-/// splitmix64: a well-mixed sequence from a counter, good enough for hash keys.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::splitmix64;
 
 /// Holes in the largest ring (Toguz Kumalak, 2x9).
 pub(crate) const MAX_RING: usize = 18;
