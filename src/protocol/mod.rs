@@ -3,7 +3,17 @@
 //! stopped. See `protocol.md` for every command and output.
 
 pub mod command;
+mod format;
 pub mod options;
+mod output;
+mod side;
+mod tables;
+
+use format::Style;
+pub use format::board_drawing;
+pub use output::{Output, shorten_quoted};
+pub use side::SIDE_ADVICE_MS;
+use tables::PendingLoads;
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -53,87 +63,6 @@ pub const HELP: &[&str] = &[
     "  perft <depth> | bench [depth]  move-generator count / fixed benchmark",
     "  quit                           exits",
 ];
-
-/// A line-oriented, flushed, shareable output.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    /// Wraps a writer.
-    pub fn new(writer: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(writer))))
-    }
-
-    /// Writes one line and flushes it. A closed output is ignored (the GUI went away).
-    pub fn line(&self, text: &str) {
-        let mut writer = match self.0.lock() {
-            Ok(writer) => writer,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let _ = writeln!(writer, "{text}");
-        let _ = writer.flush();
-    }
-
-    /// Writes `info string error: <message>`, with long quoted input shortened (see
-    /// [`shorten_quoted`]).
-    pub fn error(&self, message: &str) {
-        let mut message = shorten_quoted(message);
-        // Input repeated without quotes (a path in a file error) is cut as a whole.
-        if message.len() > ERROR_MAX {
-            message = cut_to(&message, ERROR_MAX);
-        }
-        self.line(&format!("info string error: {message}"));
-    }
-}
-
-/// `text`'s first `keep` bytes (fewer, to end on a character), `...` and its length.
-fn cut_to(text: &str, keep: usize) -> String {
-    let end = (0..=keep.min(text.len()))
-        .rev()
-        .find(|&at| text.is_char_boundary(at))
-        .unwrap_or(0);
-    format!("{}... ({} bytes)", &text[..end], text.len())
-}
-
-/// The longest error message written whole (after [`shorten_quoted`]).
-const ERROR_MAX: usize = 400;
-
-/// The longest quoted input an error line repeats whole.
-const QUOTED_MAX: usize = 80;
-
-/// `message` with every `'...'` quotation longer than [`QUOTED_MAX`] bytes cut to its start,
-/// `...` and its length, so that a megabyte of garbage comes back as a line a GUI can show,
-/// and the reason after the quotation is kept.
-///
-/// ```
-/// use tuzdik::protocol::shorten_quoted;
-/// let long = format!("bad position '{}': no '/'", "9,".repeat(1000));
-/// let short = shorten_quoted(&long);
-/// assert!(short.len() < 120, "{short}");
-/// assert!(short.ends_with("(2000 bytes)': no '/'"), "{short}");
-/// assert_eq!(shorten_quoted("unknown command 'jump'"), "unknown command 'jump'");
-/// ```
-pub fn shorten_quoted(message: &str) -> String {
-    let mut out = String::with_capacity(message.len().min(4 * QUOTED_MAX));
-    let mut rest = message;
-    while let Some(open) = rest.find('\'') {
-        out.push_str(&rest[..=open]);
-        rest = &rest[open + 1..];
-        let Some(close) = rest.find('\'') else {
-            break;
-        };
-        let quoted = &rest[..close];
-        if quoted.len() > QUOTED_MAX {
-            out.push_str(&cut_to(quoted, QUOTED_MAX / 2));
-        } else {
-            out.push_str(quoted);
-        }
-        out.push('\'');
-        rest = &rest[close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
 
 /// The dialect the GUI chose with `uci` or `ugi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,67 +159,6 @@ pub struct Session {
     ready_waiters: Vec<JoinHandle<()>>,
 }
 
-/// The count of running table loads, with a condition to wait for none.
-#[derive(Default)]
-struct PendingLoads {
-    count: Mutex<usize>,
-    none: std::sync::Condvar,
-}
-
-impl PendingLoads {
-    fn wait_for_none(&self) {
-        let mut count = lock(&self.count);
-        while *count > 0 {
-            count = match self.none.wait(count) {
-                Ok(count) => count,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-        }
-    }
-}
-
-/// Counts a load as running while it lives (a panicking loader still ends its load).
-struct LoadRunning(Arc<PendingLoads>);
-
-impl LoadRunning {
-    fn new(pending: &Arc<PendingLoads>) -> LoadRunning {
-        *lock(&pending.count) += 1;
-        LoadRunning(Arc::clone(pending))
-    }
-}
-
-impl Drop for LoadRunning {
-    fn drop(&mut self) {
-        let mut count = lock(&self.0.count);
-        *count = count.saturating_sub(1);
-        self.0.none.notify_all();
-    }
-}
-
-/// A table file name in one of `paths`' directories that is not a regular file (a FIFO would
-/// block the loader for ever; a device could be read without end).
-fn special_table_file(paths: &str) -> Option<std::path::PathBuf> {
-    for dir in paths
-        .split(';')
-        .map(str::trim)
-        .filter(|dir| !dir.is_empty())
-    {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let is_table = path
-                .extension()
-                .is_some_and(|ext| ext == "bin" || ext == "tzt");
-            if is_table && std::fs::metadata(&path).is_ok_and(|meta| !meta.is_file()) {
-                return Some(path);
-            }
-        }
-    }
-    None
-}
-
 impl Session {
     /// A session writing to `out`, at the Toguz Kumalak start position.
     pub fn new(out: Output) -> Session {
@@ -318,101 +186,6 @@ impl Session {
             .as_ref()
             .map_or_else(Vec::new, |t| t.describe());
         (loaded.path.clone(), described)
-    }
-
-    /// `setoption name TablePath value <dirs>`: loads the tables on a thread of its own, so
-    /// that the input loop goes on (a 36-stone Bestemshchi table is 2.1 GB to read and
-    /// check). When it is done, one `info string` line says what was loaded, or an
-    /// `info string error: ...` line why nothing was (the previous tables stay). Searches
-    /// started before that use the previous tables. An empty value (or `<empty>`) unloads.
-    fn set_table_path(&mut self, value: &str) {
-        let value = value.trim();
-        let path = if value.eq_ignore_ascii_case("<empty>") {
-            String::new()
-        } else {
-            value.to_string()
-        };
-        let request = self.table_requests.fetch_add(1, Ordering::SeqCst) + 1;
-        let requests = Arc::clone(&self.table_requests);
-        let loaded = Arc::clone(&self.tables);
-        let out = self.out.clone();
-        let running = LoadRunning::new(&self.pending_loads);
-        let spawned = std::thread::Builder::new()
-            .name("tables".into())
-            .spawn(move || {
-                let _running = running;
-                let result = match special_table_file(&path) {
-                    Some(special) => Err(format!("{} is not a regular file", special.display())),
-                    None => Tables::load(&path).map_err(|error| error.to_string()),
-                };
-                let mut loaded = lock(&loaded);
-                if requests.load(Ordering::SeqCst) != request {
-                    out.line(&format!(
-                        "info string TablePath '{path}' superseded by a later TablePath; not used"
-                    ));
-                    return;
-                }
-                match result {
-                    Ok(tables) => {
-                        let described = tables.describe();
-                        loaded.path = path.clone();
-                        loaded.tables = (!tables.is_empty()).then(|| Arc::new(tables));
-                        if described.is_empty() {
-                            out.line(&format!("info string TablePath '{path}': no tables"));
-                        }
-                        for line in described {
-                            out.line(&format!("info string TablePath '{path}': {line}"));
-                        }
-                    }
-                    Err(error) => out.error(&format!(
-                        "TablePath '{path}': {error}; keeping the previous tables ('{}')",
-                        loaded.path
-                    )),
-                }
-            });
-        match spawned {
-            Ok(handle) => {
-                // An earlier loader still running finishes on its own (its result is
-                // superseded); `isready` waits for every one.
-                self.table_loaders.retain(|loader| !loader.is_finished());
-                self.table_loaders.push(handle);
-            }
-            Err(error) => self.out.error(&format!(
-                "could not start the table loader: {error}; keeping the previous tables"
-            )),
-        }
-    }
-
-    /// `isready`: `readyok` at once, unless tables are still loading; then once no load runs
-    /// (from a thread of its own, so that `stop` and a running search carry on), since a GUI
-    /// sends `isready` after `setoption` precisely to know the option took effect.
-    fn is_ready(&mut self) {
-        if *lock(&self.pending_loads.count) == 0 {
-            self.out.line("readyok");
-            return;
-        }
-        let out = self.out.clone();
-        let pending = Arc::clone(&self.pending_loads);
-        let waiter = std::thread::Builder::new()
-            .name("isready".into())
-            .spawn(move || {
-                pending.wait_for_none();
-                out.line("readyok");
-            });
-        match waiter {
-            Ok(waiter) => self.ready_waiters.push(waiter),
-            Err(_) => {
-                self.pending_loads.wait_for_none();
-                self.out.line("readyok");
-            }
-        }
-    }
-
-    /// Waits until every `isready` waiting for a table load is answered.
-    fn answer_ready_waiters(&mut self) {
-        for waiter in self.ready_waiters.drain(..) {
-            let _ = waiter.join();
-        }
     }
 
     /// The current game.
@@ -879,48 +652,6 @@ impl Session {
         self.out.line(&format!("response {answer}"));
     }
 
-    /// `query side`: before the first move, which player the winner of the odd/even guess
-    /// should choose to be. A forced game (Mangala IV, leftmost) is played out, so the answer
-    /// is exact; anything else is judged by a search of [`SIDE_ADVICE_MS`].
-    fn start_side_advice(&mut self) {
-        if !self.game.moves().is_empty() {
-            self.out
-                .error("query side: only before the first move (send a position without moves)");
-            return;
-        }
-        // It is a search of its own: asked during other work it would have to end that, and
-        // `query` leaves running work alone.
-        if self.job.is_some() {
-            self.out
-                .error("query side: a search, perft or bench is running; send stop first");
-            return;
-        }
-        if let Some(answer) = settled_side(&self.game) {
-            self.out.line(&format!("response {answer}"));
-            return;
-        }
-        let limits = Limits {
-            clock: search::time::Clock {
-                move_time: Some(SIDE_ADVICE_MS),
-                ..search::time::Clock::default()
-            },
-            ..Limits::default()
-        };
-        self.configure_engine();
-        self.engine.set_multipv(1);
-        let out = self.out.clone();
-        let mover = self.game.position().side_to_move();
-        let started = self.engine.start(
-            &self.game,
-            &limits,
-            |_| {},
-            move |outcome: &Outcome| {
-                out.line(&format!("response {}", side_of(outcome, mover)));
-            },
-        );
-        self.adopt_search(started, [true, true], "the side search", "response either");
-    }
-
     fn start_perft(&mut self, depth: u32) {
         let stop = Arc::new(AtomicBool::new(false));
         let job_stop = Arc::clone(&stop);
@@ -957,52 +688,6 @@ impl Session {
     }
 }
 
-/// How long `query side` searches when the game is not forced.
-pub const SIDE_ADVICE_MS: i64 = 500;
-
-/// `p1`, `p2` or `either` for a game whose result needs no search: a forced game played out,
-/// or a game already over. `None` for the others.
-fn settled_side(game: &Game) -> Option<&'static str> {
-    let answer_for = |status: Status| match status {
-        Status::Won(Side::South) => "p1",
-        Status::Won(Side::North) => "p2",
-        _ => "either",
-    };
-    let forced = game.variant().is_mangala()
-        && game.variant().mangala_move() == crate::MangalaMove::Leftmost;
-    if forced {
-        let mut line = game.clone();
-        while line.termination().is_none() {
-            let Some(&mv) = line.legal_moves().first() else {
-                break;
-            };
-            if line.try_play(mv).is_err() {
-                break;
-            }
-        }
-        return Some(answer_for(line.status()));
-    }
-    game.termination()
-        .is_some()
-        .then(|| answer_for(game.status()))
-}
-
-/// `p1`, `p2` or `either` by the score of a search with `mover` to move.
-fn side_of(outcome: &Outcome, mover: Side) -> &'static str {
-    let score = match outcome.last.as_ref().map(|report| report.score) {
-        Some(Score::MatePlies(plies)) => plies.signum(),
-        Some(Score::Cp(cp)) => cp.signum(),
-        None => 0,
-    };
-    if score == 0 {
-        "either"
-    } else if (score > 0) == (mover == Side::South) {
-        "p1"
-    } else {
-        "p2"
-    }
-}
-
 /// A lock that a panicked holder did not spoil: the data is still consistent (every writer
 /// replaces whole fields).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -1010,156 +695,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),
     }
-}
-
-/// How moves and scores are written for the GUI.
-#[derive(Clone, Copy, Debug)]
-struct Style {
-    dialect: Dialect,
-    long_moves: bool,
-    show_wdl: bool,
-}
-
-impl Style {
-    fn moves_from(&self, root: &Position, moves: &[Move]) -> Vec<String> {
-        let mut pos = *root;
-        let mut written = Vec::with_capacity(moves.len());
-        for &mv in moves {
-            written.push(if self.long_moves {
-                pos.long_notation(mv, false)
-            } else {
-                mv.to_string()
-            });
-            if pos.try_play(mv).is_err() {
-                break;
-            }
-        }
-        written
-    }
-
-    fn score(&self, score: Score) -> String {
-        match score {
-            Score::Cp(cp) => format!("cp {cp}"),
-            Score::MatePlies(plies) => match self.dialect {
-                Dialect::Uci => format!("mate {}", Score::mate_moves(plies)),
-                Dialect::Ugi => format!("mate {plies}"),
-            },
-        }
-    }
-
-    fn report(&self, root: &Position, report: &Report) -> String {
-        let millis = report.time.as_millis() as u64;
-        let nps = report.nodes.saturating_mul(1000) / millis.max(1);
-        let bound = match report.bound {
-            Some(ScoreBound::Lower) => " lowerbound",
-            Some(ScoreBound::Upper) => " upperbound",
-            None => "",
-        };
-        let (score, [win, draw, loss]) = calibration::shown(report.score, root);
-        let wdl = if self.show_wdl {
-            format!(" wdl {win} {draw} {loss}")
-        } else {
-            String::new()
-        };
-        let mut line = format!(
-            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {millis}",
-            report.depth,
-            report.seldepth,
-            report.multipv,
-            self.score(score),
-            report.nodes,
-            report.hashfull,
-        );
-        if let Some(hits) = report.tbhits {
-            let at = line.find(" time ").unwrap_or(line.len());
-            line.insert_str(at, &format!(" tbhits {hits}"));
-        }
-        if !report.pv.is_empty() {
-            line.push_str(" pv ");
-            line.push_str(&self.moves_from(root, &report.pv).join(" "));
-        }
-        line
-    }
-
-    fn info(&self, root: &Position, info: &Info) -> String {
-        match info {
-            Info::Line(report) => self.report(root, report),
-            Info::CurrMove { depth, mv, number } => format!(
-                "info depth {depth} currmove {} currmovenumber {number}",
-                self.moves_from(root, &[*mv]).join("")
-            ),
-        }
-    }
-
-    fn bestmove(&self, root: &Position, best: Option<Move>, ponder: Option<Move>) -> String {
-        let Some(best) = best else {
-            return "bestmove 0000".to_string();
-        };
-        let moves = self.moves_from(root, &[best]);
-        match (self.dialect, ponder) {
-            (Dialect::Uci, Some(reply)) => {
-                let both = self.moves_from(root, &[best, reply]);
-                format!(
-                    "bestmove {} ponder {}",
-                    both[0],
-                    both.get(1).map_or("", String::as_str)
-                )
-            }
-            _ => format!("bestmove {}", moves[0]),
-        }
-    }
-}
-
-/// The board as `d` draws it: North's row on top, read right to left (its hole 1 faces South's
-/// hole N), so the sowing ring runs counter-clockwise on the screen.
-pub fn board_drawing(game: &Game) -> Vec<String> {
-    let pos = game.position();
-    let n = pos.variant().holes_per_side();
-    let cell = |side: Side, hole: usize| {
-        if pos.is_tuzdik(side, hole) {
-            "  X ".to_string()
-        } else {
-            format!("{:>3} ", pos.stones(side, hole))
-        }
-    };
-    let border = format!("  +{}", "----+".repeat(n));
-    let north_numbers: String = (1..=n).rev().map(|h| format!("  {h}  ")).collect();
-    let south_numbers: String = (1..=n).map(|h| format!("  {h}  ")).collect();
-    let north_row: String = (1..=n).rev().map(|h| cell(Side::North, h) + "|").collect();
-    let south_row: String = (1..=n).map(|h| cell(Side::South, h) + "|").collect();
-    let mover = pos.side_to_move();
-    // Mangala IV has no kazans: the fields hold what each player has captured.
-    let store = if pos.variant().is_mangala() {
-        "captured"
-    } else {
-        "kazan"
-    };
-    let mut lines = vec![
-        format!("  {north_numbers}").trim_end().to_string(),
-        border.clone(),
-        format!("N |{north_row}  {store} {:>3}", pos.kazan(Side::North)),
-        border.clone(),
-        format!("S |{south_row}  {store} {:>3}", pos.kazan(Side::South)),
-        border,
-        format!("  {south_numbers}").trim_end().to_string(),
-    ];
-    let state = match game.termination() {
-        Some(end) => format!(
-            "game over: {} ({})",
-            match game.status() {
-                Status::Won(side) => format!("{side} wins"),
-                _ => "draw".to_string(),
-            },
-            end.describe()
-        ),
-        None => format!("{mover} to move"),
-    };
-    lines.push(format!(
-        "{}, {state}, fullmove {}",
-        pos.variant(),
-        game.fullmove()
-    ));
-    lines
 }
 
 /// Reads a line of at most [`MAX_LINE_BYTES`]; `Ok(None)` at end of input, `Err(len)` for a
@@ -1240,111 +775,4 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Buffer {
-        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(data);
-            Ok(data.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    fn session() -> (Session, Buffer) {
-        let buffer = Buffer::default();
-        (Session::new(Output::new(buffer.clone())), buffer)
-    }
-
-    fn take(buffer: &Buffer) -> Vec<String> {
-        let mut bytes = buffer.0.lock().unwrap();
-        let text = String::from_utf8(std::mem::take(&mut *bytes)).unwrap();
-        text.lines().map(str::to_string).collect()
-    }
-
-    #[test]
-    fn a_bad_position_keeps_the_old_one() {
-        let (mut s, out) = session();
-        s.handle_line("position startpos moves 7");
-        let before = s.game().clone();
-        s.handle_line("position startpos moves 7 86");
-        s.handle_line("position fen 9,9/9 0 0 w");
-        s.handle_line(
-            "position fen 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w moves 1 1 1 1 1 1 1 1 12",
-        );
-        let lines = take(&out);
-        assert_eq!(lines.len(), 3, "{lines:?}");
-        assert!(lines.iter().all(|l| l.starts_with("info string error: ")));
-        assert_eq!(s.game(), &before);
-    }
-
-    #[test]
-    fn queries_answer() {
-        let (mut s, out) = session();
-        s.handle_line("query p1turn");
-        s.handle_line("query gameover");
-        s.handle_line("query result");
-        s.handle_line("position fen 0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 80 81 w");
-        s.handle_line("query gameover");
-        s.handle_line("query result");
-        assert_eq!(
-            take(&out),
-            [
-                "response true",
-                "response false",
-                "response none",
-                "response true",
-                "response p2win"
-            ]
-        );
-    }
-
-    #[test]
-    fn rule_options_reset_the_position() {
-        let (mut s, out) = session();
-        s.handle_line("position startpos moves 1");
-        s.handle_line("setoption name UCI_Variant value bestemshchi");
-        s.handle_line("d");
-        let lines = take(&out);
-        assert!(
-            lines
-                .iter()
-                .any(|l| l == "Fen: 5,5,5,5,5/5,5,5,5,5 0 0 w 1"),
-            "{lines:?}"
-        );
-        assert!(lines.iter().any(|l| l == "Legal: 1 2 3 4 5"));
-    }
-
-    #[test]
-    fn perft_runs_and_reports() {
-        let (mut s, out) = session();
-        s.handle_line("perft 3");
-        s.finish();
-        let lines = take(&out);
-        assert_eq!(
-            lines.last().map(String::as_str),
-            Some("Nodes searched: 613")
-        );
-        assert_eq!(lines.len(), 11);
-    }
-
-    #[test]
-    fn long_lines_are_refused_whole() {
-        let mut input =
-            std::io::Cursor::new(format!("{}\nisready\n", "x".repeat(MAX_LINE_BYTES + 5)));
-        assert_eq!(
-            read_bounded_line(&mut input).unwrap(),
-            Some(Err(MAX_LINE_BYTES + 5))
-        );
-        assert_eq!(
-            read_bounded_line(&mut input).unwrap(),
-            Some(Ok("isready".to_string()))
-        );
-        assert_eq!(read_bounded_line(&mut input).unwrap(), None);
-    }
-}
+mod tests;
