@@ -3,25 +3,9 @@
 
 use std::fmt::Write as _;
 
-/// `text` as a JSON string literal.
+/// `text` as a JSON string literal (the match runner's writer: one set of escapes).
 pub fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    tuzdik::matchrun::report::json_string(text)
 }
 
 /// A JSON array of already-written values.
