@@ -570,6 +570,19 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
     if args.depth == Some(0) {
         return Err("--depth must be at least 1".to_string());
     }
+    // The output is opened (not yet emptied) before any game is analysed: a path that cannot
+    // be written is said at once, not after hours of analysis.
+    let out_file = match &args.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map_err(|e| format!("--out {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
     let records = Record::parse_all(&text).map_err(|e| format!("{name}: {e}"))?;
@@ -597,11 +610,12 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
             describe(1)
         );
     }
-    match &args.out {
-        Some(path) => {
-            std::fs::write(path, written).map_err(|e| format!("--out {}: {e}", path.display()))
-        }
-        None => {
+    match (out_file, &args.out) {
+        (Some(mut file), Some(path)) => file
+            .set_len(0)
+            .and_then(|_| file.write_all(written.as_bytes()))
+            .map_err(|e| format!("--out {}: {e}", path.display())),
+        _ => {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             out.write_all(written.as_bytes())

@@ -497,3 +497,33 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 8: an `analyse` output that cannot be written is said before any game is analysed
+
+/// `analyse --out /proc/nonexistent/x FILE` analysed every game (31 hours for the PlayOK file
+/// at the default time) before failing on the path. With a second a move and a game of some
+/// hundred positions, an answer within a few seconds can only come from checking first.
+#[test]
+fn an_unwritable_analyse_output_fails_before_any_analysis() {
+    let started = std::time::Instant::now();
+    let (status, stdout, stderr) = run(
+        &[
+            "analyse",
+            "--out",
+            "/proc/nonexistent/x",
+            "--movetime",
+            "1000",
+            "tests/data/sample.pgn",
+        ],
+        b"",
+    );
+    assert!(!status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.contains("--out /proc/nonexistent/x"), "{stderr}");
+    assert!(!stderr.contains("game 1:"), "it analysed first: {stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
