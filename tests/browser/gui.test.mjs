@@ -221,10 +221,13 @@ test('the game survives a reload, and a phone-width window needs no sideways scr
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `the page is ${width}px wide`);
+  // The first tab is closed first: while open it keeps saving its game to the shared store,
+  // which raced with the second tab's fresh start.
+  await page.close();
   const second = await openPage(url);
   await second.click('#new-game');
+  await second.waitForFunction(() => document.querySelectorAll('#moves .move').length === 0);
   assert.equal((await movesShown(second)).length, 0);
-  await page.close();
   await second.close();
 });
 

@@ -5,11 +5,13 @@ It runs the real engine (the program named by $TUZDIK_ENGINE) and passes every l
 ways, but also declares `Skill Level` (spin 0..20), `UCI_LimitStrength` (check) and `UCI_Elo`
 (spin 1000..2800) in its `uci` answer. Setting one of them is answered with
 `info string level <name> = <value>` instead of being passed on (the real engine has no
-levels), so a test sees exactly what a GUI sent. Every `info` line with a score also gets
-`wdl 600 300 100` (the real engine reports no WDL).
+levels), so a test sees exactly what a GUI sent. Every `info` line with a score carries
+`wdl 600 300 100` in place of the real engine's own (which depends on the search), so a test
+knows what the page must show.
 """
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -38,7 +40,8 @@ def pump():
             say("option name Skill Level type spin default 20 min 0 max 20")
             say("option name UCI_LimitStrength type check default false")
             say("option name UCI_Elo type spin default 2800 min 1000 max 2800")
-        if line.startswith("info ") and " score " in line and " wdl " not in line:
+        if line.startswith("info ") and " score " in line:
+            line = re.sub(r" wdl \d+ \d+ \d+", "", line)
             line = line.replace(" nodes ", " wdl 600 300 100 nodes ", 1)
         say(line)
 
