@@ -130,15 +130,16 @@ fn order_key(
     gain: i32,
     unknown: bool,
 ) -> i32 {
-    let mut key = history;
-    key = if second_killer { (1 << 22) - 1 } else { key };
-    key = if first_killer { 1 << 22 } else { key };
-    key = if gain > 0 {
-        (1 << 24) + gain * 1024
-    } else {
-        key
+    // Masks rather than `if`s: LLVM otherwise turns some of these selects into branches.
+    let select = |condition: bool, value: i32, otherwise: i32| {
+        let mask = -i32::from(condition);
+        (value & mask) | (otherwise & !mask)
     };
-    if unknown { 1 << 23 } else { key }
+    let mut key = history;
+    key = select(second_killer, (1 << 22) - 1, key);
+    key = select(first_killer, 1 << 22, key);
+    key = select(gain > 0, (1 << 24) + gain * 1024, key);
+    select(unknown, 1 << 23, key)
 }
 
 /// The history bucket of a move: by hole, and by the stones in it when
