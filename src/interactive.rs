@@ -30,6 +30,9 @@ pub struct PlayArgs {
     /// Start from this position string instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The engine's strength: a skill level 0 to 20 (20 the full engine) or an Elo 800 to 2700.
+    #[arg(long)]
+    pub level: Option<i64>,
 }
 
 /// `tuzdik analyse`.
@@ -274,6 +277,7 @@ pub fn play_with(
         None => Game::new(variant),
     };
     let mut engine = Engine::new();
+    engine.set_level(crate::search::level::Level::from_skill_or_elo(args.level)?);
     let mut names = ["Engine", "Engine"];
     names[human.index()] = "You";
     let io = |e: std::io::Error| format!("output: {e}");
@@ -283,6 +287,15 @@ pub fn play_with(
         args.movetime
     )
     .map_err(io)?;
+    if let Some(level) = engine.level() {
+        writeln!(
+            out,
+            "It plays at Elo {} (skill level {}).",
+            level.elo(),
+            level.skill()
+        )
+        .map_err(io)?;
+    }
     writeln!(out, "{PLAY_HELP}").map_err(io)?;
     let mut show_board = true;
     loop {
@@ -642,6 +655,7 @@ mod tests {
             movetime: 5,
             side: side.into(),
             fen: None,
+            level: None,
         }
     }
 

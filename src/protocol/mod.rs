@@ -472,6 +472,7 @@ impl Session {
     fn configure_engine(&mut self) {
         self.engine.set_multipv(self.options.multipv);
         self.engine.set_move_overhead(self.options.move_overhead);
+        self.engine.set_level(self.options.level());
         self.engine.set_tables(lock(&self.tables).tables.clone());
     }
 

@@ -1,6 +1,7 @@
 //! Engine options: what `uci`/`ugi` advertise and what `setoption` may change. A bad name or
 //! value is an error naming it, and the old value stays.
 
+use crate::search::level::{self, Level};
 use crate::variant::{Capture, Family, MangalaMove, Sowing, Variant, parse_on_off};
 
 /// The most worker threads `Threads` accepts.
@@ -32,6 +33,12 @@ pub struct Options {
     pub move_overhead: i64,
     /// Add `wdl W D L` (per mille) to `info` lines.
     pub show_wdl: bool,
+    /// Play at the level of `elo` (UCI_LimitStrength), over `skill`.
+    pub limit_strength: bool,
+    /// UCI_Elo: the level's Elo when `limit_strength` is on.
+    pub elo: u32,
+    /// Skill Level: 0 to 19 on the same ladder as `elo`, 20 the full engine.
+    pub skill: u32,
 }
 
 impl Default for Options {
@@ -45,9 +52,15 @@ impl Default for Options {
             ponder: false,
             move_overhead: 30,
             show_wdl: false,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            skill: level::FULL_SKILL,
         }
     }
 }
+
+/// `UCI_Elo`'s default (used once `UCI_LimitStrength` is on).
+pub const DEFAULT_ELO: u32 = 1500;
 
 /// What a successful `setoption` changed, so the session can react.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +140,21 @@ impl Options {
                 "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD}",
                 self.move_overhead
             ),
+            format!(
+                "option name UCI_LimitStrength type check default {}",
+                self.limit_strength
+            ),
+            format!(
+                "option name UCI_Elo type spin default {} min {} max {}",
+                self.elo,
+                level::MIN_ELO,
+                level::MAX_ELO
+            ),
+            format!(
+                "option name Skill Level type spin default {} min 0 max {}",
+                self.skill,
+                level::FULL_SKILL
+            ),
             // Directories separated by ';'. The session loads them (see
             // `Session::set_table_path`): they are not an option value kept here.
             "option name TablePath type string default <empty>".to_string(),
@@ -205,6 +233,24 @@ impl Options {
                     parse_on_off("UCI_ShowWDL", need(name, value)?).map_err(|e| e.to_string())?;
                 Ok(Changed::Other)
             }
+            "uci_limitstrength" => {
+                self.limit_strength = parse_on_off("UCI_LimitStrength", need(name, value)?)
+                    .map_err(|e| e.to_string())?;
+                Ok(Changed::Other)
+            }
+            "uci_elo" => {
+                self.elo = spin(
+                    "UCI_Elo",
+                    need(name, value)?,
+                    level::MIN_ELO,
+                    level::MAX_ELO,
+                )?;
+                Ok(Changed::Other)
+            }
+            "skill level" => {
+                self.skill = spin("Skill Level", need(name, value)?, 0, level::FULL_SKILL)?;
+                Ok(Changed::Other)
+            }
             "clear hash" => match value {
                 None | Some("") => Ok(Changed::ClearHash),
                 Some(v) => Err(format!(
@@ -218,6 +264,29 @@ impl Options {
             }
             _ => Err(format!("unknown option '{name}'")),
         }
+    }
+
+    /// The strength level the options ask for: `UCI_Elo` under `UCI_LimitStrength`, else
+    /// `Skill Level` (`None`: the full engine).
+    ///
+    /// ```
+    /// use tuzdik::protocol::options::Options;
+    /// let mut options = Options::default();
+    /// assert_eq!(options.level(), None);
+    /// options.set("Skill Level", Some("5")).unwrap();
+    /// assert_eq!(options.level().unwrap().elo(), 1300);
+    /// options.set("UCI_LimitStrength", Some("true")).unwrap();
+    /// options.set("UCI_Elo", Some("2000")).unwrap();
+    /// assert_eq!(options.level().unwrap().elo(), 2000);
+    /// ```
+    pub fn level(&self) -> Option<Level> {
+        let level = if self.limit_strength {
+            Level::from_elo(i64::from(self.elo)).map(Some)
+        } else {
+            Level::from_skill(i64::from(self.skill))
+        };
+        // Both values were checked against the ladder when they were set.
+        level.ok().flatten()
     }
 }
 
@@ -243,6 +312,34 @@ mod tests {
         assert!(!options.show_wdl);
         assert_eq!(options.set("uci_showwdl", Some("true")), Ok(Changed::Other));
         assert!(options.show_wdl);
+    }
+
+    #[test]
+    fn level_options_refuse_values_off_the_ladder_and_keep_the_old_one() {
+        let mut options = Options::default();
+        for (name, bad) in [
+            ("UCI_Elo", "799"),
+            ("UCI_Elo", "2701"),
+            ("UCI_Elo", "strong"),
+            ("Skill Level", "21"),
+            ("Skill Level", "-1"),
+            ("UCI_LimitStrength", "perhaps"),
+        ] {
+            let error = options.set(name, Some(bad)).unwrap_err();
+            assert!(error.contains(name) && error.contains(bad), "{error}");
+        }
+        assert_eq!(options, Options::default());
+        assert!(options.set("UCI_Elo", None).is_err());
+        assert_eq!(options.set("uci_elo", Some("900")), Ok(Changed::Other));
+        // The Elo counts only under UCI_LimitStrength.
+        assert_eq!(options.level(), None);
+        options.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(options.level().map(|l| l.elo()), Some(900));
+        options.set("UCI_LimitStrength", Some("false")).unwrap();
+        options.set("skill level", Some("0")).unwrap();
+        assert_eq!(options.level().map(|l| l.elo()), Some(level::MIN_ELO));
+        options.set("Skill Level", Some("20")).unwrap();
+        assert_eq!(options.level(), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 
+use super::level::{self, Level};
 use super::pool::{self, Pool};
 use super::tt::TranspositionTable;
 use super::{Control, Info, Limits, Outcome, SearchOptions};
@@ -185,6 +186,8 @@ pub struct Engine {
     /// The thread that runs a started search's main worker.
     runner: Pool,
     running: Option<Running>,
+    /// The strength level (`None`: the full engine).
+    level: Option<Level>,
 }
 
 impl Default for Engine {
@@ -199,6 +202,7 @@ impl std::fmt::Debug for Engine {
             .field("threads", &self.threads())
             .field("hash_mib", &self.hash_mib)
             .field("options", &self.options)
+            .field("level", &self.level)
             .finish_non_exhaustive()
     }
 }
@@ -214,6 +218,7 @@ impl Engine {
             helpers: Pool::new("search", 1, HELPER_STACK),
             runner: Pool::new("search", 0, MAIN_STACK),
             running: None,
+            level: None,
         }
     }
 
@@ -298,6 +303,31 @@ impl Engine {
         self.options.tables = tables;
     }
 
+    /// Plays at a strength level (`None`: the full engine, exactly as without levels). See
+    /// [`Level`] for what a level does.
+    ///
+    /// ```
+    /// use tuzdik::{Engine, Game, Variant};
+    /// use tuzdik::search::Limits;
+    /// use tuzdik::search::level::Level;
+    /// let mut engine = Engine::new();
+    /// engine.set_level(Level::from_skill(3).unwrap());
+    /// assert_eq!(engine.level().unwrap().elo(), 1100);
+    /// let game = Game::new(Variant::TOGYZ);
+    /// let outcome = engine.search(&game, &Limits::default(), |_| {});
+    /// assert!(game.legal_moves().contains(&outcome.best.unwrap()));
+    /// engine.set_level(None);
+    /// ```
+    pub fn set_level(&mut self, level: Option<Level>) {
+        self.end_running();
+        self.level = level;
+    }
+
+    /// The strength level (`None`: the full engine).
+    pub fn level(&self) -> Option<Level> {
+        self.level
+    }
+
     /// A new game: empties the table.
     pub fn clear(&mut self) {
         self.end_running();
@@ -326,10 +356,11 @@ impl Engine {
         // Helper threads lost to a panic are replaced; if that fails, fewer search.
         let _ = self.helpers.resize(self.helpers.len());
         stop.control().begin(limits.ponder);
-        super::run(
+        run(
             game,
             limits,
             &self.options,
+            self.level.as_ref(),
             &self.tt,
             &self.helpers.senders(),
             stop.control(),
@@ -356,13 +387,14 @@ impl Engine {
         let finished = Arc::new(AtomicBool::new(false));
         let task = {
             let (game, limits, options) = (game.clone(), limits.clone(), self.options.clone());
-            let (tt, helpers) = (Arc::clone(&self.tt), self.helpers.senders());
+            let (tt, helpers, level) = (Arc::clone(&self.tt), self.helpers.senders(), self.level);
             let (control, finished) = (Arc::clone(stop.control()), Arc::clone(&finished));
             move || {
-                let result = super::run(
+                let result = run(
                     &game,
                     &limits,
                     &options,
+                    level.as_ref(),
                     &tt,
                     &helpers,
                     &control,
@@ -403,6 +435,37 @@ impl Engine {
             let _ = running.ended.recv();
         }
     }
+}
+
+/// The search, at a level when one is set.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    level: Option<&Level>,
+    tt: &Arc<TranspositionTable>,
+    helpers: &[pool::Sender],
+    control: &Arc<Control>,
+    on_info: &mut dyn FnMut(Info),
+) -> Outcome {
+    let Some(level) = level else {
+        return super::run(game, limits, options, tt, helpers, control, on_info);
+    };
+    level::search_at(
+        level,
+        game,
+        limits,
+        options.multipv,
+        |limits, lines, on_info| {
+            let options = SearchOptions {
+                multipv: lines,
+                ..options.clone()
+            };
+            super::run(game, limits, &options, tt, helpers, control, on_info)
+        },
+        on_info,
+    )
 }
 
 impl Drop for Engine {

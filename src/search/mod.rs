@@ -8,6 +8,7 @@
 //! | file | what |
 //! |---|---|
 //! | `engine.rs`, `pool.rs` | [`Engine`], [`StopHandle`], the parked search threads |
+//! | `level.rs` | strength levels ([`level::Level`]): node budget, hasty moves, noise on the choice |
 //! | `types.rs` | [`Limits`], [`Score`], [`Report`], [`Info`], [`Outcome`] |
 //! | `score.rs` | mate and table bands, terminal scores, table conversion |
 //! | `time.rs` | the clock's plan and every decision to stop (`TimeManager`) |
@@ -36,6 +37,7 @@ pub mod calibration;
 mod deepening;
 pub mod engine;
 pub mod eval;
+pub mod level;
 mod node;
 /// The move scan and the row-length dispatch by the names the search's files use: they live
 /// in the position layer ([`crate::position::gains`], [`crate::position::with_row_len`]).
