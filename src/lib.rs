@@ -14,6 +14,7 @@
 pub mod calibrate;
 pub mod game;
 pub mod interactive;
+pub mod levels;
 pub mod matchrun;
 pub mod moves;
 pub mod perft;

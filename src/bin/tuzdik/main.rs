@@ -73,6 +73,43 @@ enum Command {
     /// Fit (or check) the models that turn the search's score into the expected final margin
     /// and win/draw/loss chances, on the engine's own games (see docs/calibration.md).
     Calibrate(CalibrateArgs),
+    /// Measure the win expectation rated players and the strength levels lose per move, with
+    /// the full engine as judge, to anchor UCI_Elo to people (see docs/levels.md).
+    Levels(LevelsArgs),
+}
+
+#[derive(Args)]
+struct LevelsArgs {
+    /// Rated games (PGN with WhiteElo/BlackElo), such as PlayOK's.
+    pgn: std::path::PathBuf,
+    /// Measure every N-th game.
+    #[arg(long, default_value_t = 8)]
+    every: usize,
+    /// The judge's nodes per position.
+    #[arg(long, default_value_t = 20_000)]
+    judge_nodes: u64,
+    /// The levels play every N-th position with a choice.
+    #[arg(long, default_value_t = 10)]
+    level_every: usize,
+    /// The levels' Elos, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "800,1000,1200,1400,1600,1800,2000,2400")]
+    elos: Vec<u32>,
+}
+
+fn run_levels(args: &LevelsArgs) -> Result<(), String> {
+    let options = tuzdik::levels::LevelsOptions {
+        pgn: args.pgn.clone(),
+        every: args.every,
+        judge_nodes: args.judge_nodes,
+        level_every: args.level_every,
+        elos: args.elos.clone(),
+    };
+    let measured = tuzdik::levels::measure(&options, |index, measured| {
+        eprint!("\rgame {} ({} measured)", index + 1, measured.games);
+    })?;
+    eprintln!();
+    print!("{}", tuzdik::levels::report(&options, &measured));
+    Ok(())
 }
 
 #[derive(Args)]
@@ -598,6 +635,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Tune(args)) => run_tune(args),
         Some(Command::Calibrate(args)) => run_calibrate(args),
+        Some(Command::Levels(args)) => run_levels(args),
         Some(Command::Gui(args)) => gui::run(args),
         Some(Command::Datagen(args)) => nnue_cli::run_datagen(args),
         Some(Command::Train(args)) => nnue_cli::run_train(args),
