@@ -277,7 +277,10 @@ pub fn play_with(
         None => Game::new(variant),
     };
     let mut engine = Engine::new();
-    engine.set_level(crate::search::level::Level::from_skill_or_elo(args.level)?);
+    engine.set_level(
+        crate::search::level::Level::from_skill_or_elo(args.level)
+            .map_err(|e| format!("--level: {e}"))?,
+    );
     let mut names = ["Engine", "Engine"];
     names[human.index()] = "You";
     let io = |e: std::io::Error| format!("output: {e}");

@@ -160,8 +160,8 @@ pub fn measure(
         .iter()
         .map(|&elo| Level::from_elo(i64::from(elo)).map_err(|e| format!("--elos: {e}")))
         .collect::<Result<_, _>>()?;
-    let file = std::fs::File::open(&options.pgn)
-        .map_err(|e| format!("{}: {e}", options.pgn.display()))?;
+    let file =
+        std::fs::File::open(&options.pgn).map_err(|e| format!("{}: {e}", options.pgn.display()))?;
     let mut judge = Judge {
         engine: Engine::new(),
         limits: Limits {
@@ -300,7 +300,10 @@ pub fn report(options: &LevelsOptions, measured: &Measured) -> String {
         players.mean() * 100.0,
         players.best_share() * 100.0
     );
-    let _ = writeln!(out, "| UCI_Elo | nodes | loss per move | judge's best move |");
+    let _ = writeln!(
+        out,
+        "| UCI_Elo | nodes | loss per move | judge's best move |"
+    );
     let _ = writeln!(out, "|---:|---:|---:|---:|");
     for (&elo, tally) in options.elos.iter().zip(&measured.levels) {
         let nodes = Level::from_elo(i64::from(elo)).map_or(0, |level| level.nodes());

@@ -679,3 +679,80 @@ fn scores_stay_within_the_possible_margin_and_wdl_sums_to_a_thousand() {
     );
     engine.quit();
 }
+
+#[test]
+fn levels_are_options_that_weaken_the_answer_and_refuse_bad_values() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let handshake = engine.until("uciok", LONG);
+    for option in [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1500 min 800 max 2700",
+        "option name Skill Level type spin default 20 min 0 max 20",
+    ] {
+        assert!(handshake.iter().any(|l| l == option), "{handshake:#?}");
+    }
+    engine.send("setoption name UCI_Elo value 3000");
+    engine.send("setoption name Skill Level value twenty");
+    engine.send("setoption name UCI_LimitStrength value sometimes");
+    let errors = engine.sync();
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors[0].starts_with("info string error:") && errors[0].contains("UCI_Elo"));
+    assert!(errors[1].contains("Skill Level") && errors[1].contains("twenty"));
+    assert!(errors[2].contains("UCI_LimitStrength"));
+    // At Elo 800 the search ends on the level's small budget and shows one line only, yet a
+    // legal move comes back, often not the full engine's.
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 800");
+    engine.send("position startpos moves 7 8");
+    engine.send("go movetime 5000");
+    let lines = engine.until("bestmove", LONG);
+    let last = last_info(&lines);
+    assert!(
+        field(last, "nodes").unwrap().parse::<u64>().unwrap() < 5_000,
+        "{last}"
+    );
+    assert!(lines.iter().all(|l| !l.contains("multipv 2")), "{lines:#?}");
+    let best = field(lines.last().unwrap(), "bestmove").unwrap();
+    assert!(("1"..="9").contains(&best), "{lines:#?}");
+    engine.quit();
+}
+
+#[test]
+fn limit_strength_off_is_exactly_the_full_engine() {
+    let run = |options: &[&str]| {
+        let mut engine = Engine::start();
+        for option in options {
+            engine.send(option);
+        }
+        engine.send("position startpos moves 7 8");
+        engine.send("go nodes 20000");
+        let lines = engine.until("bestmove", LONG);
+        engine.quit();
+        // Times and speeds differ between runs; everything else must not.
+        lines
+            .iter()
+            .map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let mut kept = Vec::new();
+                let mut index = 0;
+                while index < words.len() {
+                    if words[index] == "nps" || words[index] == "time" {
+                        index += 2;
+                    } else {
+                        kept.push(words[index]);
+                        index += 1;
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    let full = run(&[]);
+    let off = run(&[
+        "setoption name UCI_Elo value 900",
+        "setoption name UCI_LimitStrength value false",
+        "setoption name Skill Level value 20",
+    ]);
+    assert_eq!(full, off);
+}

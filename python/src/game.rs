@@ -508,7 +508,7 @@ impl PyGame {
         movetime: Option<f64>,
         threads: usize,
         multipv: usize,
-        level: Option<u32>,
+        level: Option<i64>,
     ) -> PyResult<crate::search::PySearchResult> {
         let engine = crate::search::PyEngine::create(16, threads)?;
         engine.run(py, &self.game, depth, nodes, movetime, multipv, level)

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tuzdik::Position;
+use tuzdik::search::level::Level;
 use tuzdik::search::{Info, Limits, Report, Score, ScoreBound, StopHandle, calibration};
 use tuzdik::{Engine, Game};
 
@@ -19,6 +20,7 @@ struct Request {
     nodes: Option<u64>,
     movetime_ms: Option<i64>,
     multipv: usize,
+    level: Option<Level>,
 }
 
 /// What came back: the best move and the last complete report of each PV.
@@ -37,6 +39,7 @@ fn engine_search(engine: &mut Engine, game: &Game, request: &Request, stop: &Sto
     };
     limits.clock.move_time = request.movetime_ms;
     engine.set_multipv(request.multipv);
+    engine.set_level(request.level);
     let mut last_by_pv: BTreeMap<usize, Report> = BTreeMap::new();
     let outcome = engine.search_with(game, &limits, stop, |info| {
         if let Info::Line(report) = info
@@ -193,17 +196,14 @@ impl PyEngine {
         nodes: Option<u64>,
         movetime: Option<f64>,
         multipv: usize,
-        level: Option<u32>,
+        level: Option<i64>,
     ) -> PyResult<PySearchResult> {
-        if let Some(level) = level {
-            return Err(PyValueError::new_err(format!(
-                "level={level}: this engine build has no strength levels yet; limit the \
-                 search by depth, nodes or movetime"
-            )));
-        }
-        if depth.is_none() && nodes.is_none() && movetime.is_none() {
+        let level = Level::from_skill_or_elo(level)
+            .map_err(|e| PyValueError::new_err(format!("level={}: {e}", level.unwrap_or(0))))?;
+        // A level has its own node budget; the full engine needs a limit.
+        if level.is_none() && depth.is_none() && nodes.is_none() && movetime.is_none() {
             return Err(PyValueError::new_err(
-                "give a limit: depth, nodes or movetime (seconds)",
+                "give a limit: depth, nodes or movetime (seconds), or a level",
             ));
         }
         if depth == Some(0) || depth.is_some_and(|d| d > tuzdik::search::MAX_PLY as u32) {
@@ -234,6 +234,7 @@ impl PyEngine {
             nodes,
             movetime_ms,
             multipv,
+            level,
         };
         let stop = StopHandle::new();
         let answer = run_interruptible(
@@ -271,8 +272,9 @@ impl PyEngine {
     }
 
     /// Searches a game's current position (the table is kept between calls). Limits: `depth`
-    /// (plies), `nodes`, `movetime` (seconds); at least one. `level` is refused until the
-    /// engine has strength levels. Ctrl-C stops the search.
+    /// (plies), `nodes`, `movetime` (seconds); at least one, or a `level`: a skill level 0..20
+    /// (20 the full engine) or an Elo 800..2700, which plays weaker as a person of that
+    /// strength would (its own node budget; see docs/levels.md). Ctrl-C stops the search.
     #[pyo3(signature = (game, depth=None, nodes=None, movetime=None, multipv=1, level=None))]
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -283,7 +285,7 @@ impl PyEngine {
         nodes: Option<u64>,
         movetime: Option<f64>,
         multipv: usize,
-        level: Option<u32>,
+        level: Option<i64>,
     ) -> PyResult<PySearchResult> {
         let game = expect_game(game)?.game.clone();
         self.run(py, &game, depth, nodes, movetime, multipv, level)

@@ -48,8 +48,8 @@ def test_engine_keeps_its_table_and_limits_are_checked():
     assert engine.search(game, movetime=0.05).best in game.legal_moves()
     with pytest.raises(ValueError, match="give a limit"):
         engine.search(game)
-    with pytest.raises(ValueError, match="no strength levels"):
-        engine.search(game, depth=3, level=5)
+    with pytest.raises(ValueError, match="give a limit"):
+        engine.search(game, level=20)
     with pytest.raises(ValueError, match="movetime"):
         engine.search(game, movetime=-1)
     with pytest.raises(TypeError, match="expected a tuzdik.Game"):
@@ -59,3 +59,32 @@ def test_engine_keeps_its_table_and_limits_are_checked():
     over = tuzdik.Game(fen="1,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0 80 81 w")
     over.play(1)
     assert over.search(depth=3).best is None
+
+
+def test_a_level_plays_weaker_on_its_own_budget_and_bad_levels_are_named():
+    engine = tuzdik.Engine(hash_mb=4)
+    game = tuzdik.Game()
+    # A level needs no other limit: it searches its own node budget.
+    beginner = engine.search(game, level=0)
+    strong = engine.search(game, level=2600)
+    assert beginner.best in game.legal_moves() and strong.best in game.legal_moves()
+    assert beginner.nodes < strong.nodes
+    # Skill level 20 is the full engine, exactly.
+    engine.clear()
+    full = engine.search(game, nodes=3_000)
+    engine.clear()
+    twenty = engine.search(game, nodes=3_000, level=20)
+    assert (full.best, full.nodes, full.pv) == (twenty.best, twenty.nodes, twenty.pv)
+    # Along a game, a beginner leaves the full engine's choice now and then, legally.
+    differed = 0
+    for _ in range(30):
+        if game.is_over():
+            break
+        chosen = engine.search(game, level=800).best
+        assert chosen in game.legal_moves()
+        differed += chosen != engine.search(game, nodes=2_000).best
+        game.play(chosen)
+    assert differed > 0
+    for bad in (21, -1, 300, 2701):
+        with pytest.raises(ValueError, match=f"level={bad}"):
+            engine.search(game, level=bad)

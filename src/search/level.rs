@@ -143,8 +143,8 @@ impl Level {
         Level::from_elo(i64::from(MIN_ELO) + skill * i64::from(ELO_PER_SKILL)).map(Some)
     }
 
-    /// `play --level`'s reading of a number: up to [`FULL_SKILL`] a skill level, from
-    /// [`MIN_ELO`] an Elo; `None` (no number) is the full engine.
+    /// A level given as one number (`play --level`, Python's `level=`): up to [`FULL_SKILL`]
+    /// a skill level, from [`MIN_ELO`] an Elo; `None` (no number) is the full engine.
     ///
     /// ```
     /// use tuzdik::search::level::Level;
@@ -157,11 +157,11 @@ impl Level {
         match number {
             None => Ok(None),
             Some(skill) if skill <= i64::from(FULL_SKILL) => {
-                Level::from_skill(skill).map_err(|e| format!("--level: {e}"))
+                Level::from_skill(skill).map_err(|e| e.to_string())
             }
             Some(elo) => Level::from_elo(elo).map(Some).map_err(|_| {
                 format!(
-                    "--level {elo}: expected a skill level 0..{FULL_SKILL} or an Elo {MIN_ELO}..{MAX_ELO}"
+                    "{elo} is neither a skill level 0..{FULL_SKILL} nor an Elo {MIN_ELO}..{MAX_ELO}"
                 )
             }),
         }

@@ -92,7 +92,11 @@ struct LevelsArgs {
     #[arg(long, default_value_t = 10)]
     level_every: usize,
     /// The levels' Elos, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "800,1000,1200,1400,1600,1800,2000,2400")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "800,1000,1200,1400,1600,1800,2000,2400"
+    )]
     elos: Vec<u32>,
 }
 
