@@ -49,40 +49,46 @@ const HASTY_SHARE: u64 = 16;
 /// The ladder, fitted by `tuzdik levels --calibrate` (see `docs/levels.md`): the rungs at
 /// PlayOK's ratings lose as much win expectation per move as PlayOK's players of that rating;
 /// the rungs above are spaced by matches between levels.
-const LADDER: [Rung; 6] = [
+const LADDER: [Rung; 7] = [
     Rung {
         elo: 800,
         nodes: 20,
-        temperature: 0.20,
-        hasty: 0.30,
+        temperature: 0.2,
+        hasty: 0.3,
     },
     Rung {
-        elo: 1200,
-        nodes: 150,
-        temperature: 0.08,
-        hasty: 0.15,
+        elo: 1100,
+        nodes: 480,
+        temperature: 0.043,
+        hasty: 0.09,
     },
     Rung {
-        elo: 1600,
-        nodes: 1_000,
-        temperature: 0.03,
-        hasty: 0.08,
+        elo: 1300,
+        nodes: 1_700,
+        temperature: 0.024,
+        hasty: 0.065,
+    },
+    Rung {
+        elo: 1500,
+        nodes: 4_900,
+        temperature: 0.0165,
+        hasty: 0.04,
     },
     Rung {
         elo: 2000,
-        nodes: 8_000,
-        temperature: 0.012,
-        hasty: 0.03,
+        nodes: 40_000,
+        temperature: 0.008,
+        hasty: 0.015,
     },
     Rung {
         elo: 2400,
-        nodes: 60_000,
-        temperature: 0.005,
-        hasty: 0.01,
+        nodes: 200_000,
+        temperature: 0.004,
+        hasty: 0.005,
     },
     Rung {
         elo: 2700,
-        nodes: 300_000,
+        nodes: 1_000_000,
         temperature: 0.002,
         hasty: 0.0,
     },
