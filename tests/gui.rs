@@ -457,3 +457,50 @@ fn an_engine_that_dies_at_once_is_reported_with_its_last_words() {
         "{body}"
     );
 }
+
+#[test]
+fn the_real_engine_declares_its_levels_and_plays_at_one() {
+    let gui = Gui::start(&[]);
+    let (status, identity) = gui.post("/api/engine/start", &[("session", "v")]);
+    assert_eq!(status, 200);
+    assert!(
+        identity
+            .contains(r#"{"name":"UCI_Elo","type":"spin","default":"1500","min":800,"max":2700"#),
+        "{identity}"
+    );
+    assert!(
+        identity.contains(r#""name":"UCI_LimitStrength""#),
+        "{identity}"
+    );
+    let (status, body) = gui.post(
+        "/api/engine/go",
+        &[
+            ("session", "v"),
+            ("variant", "togyz"),
+            ("movetime", "100"),
+            ("option.UCI_LimitStrength", "true"),
+            ("option.UCI_Elo", "5000"),
+        ],
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("UCI_Elo"), "{body}");
+    let (status, body) = gui.post(
+        "/api/engine/go",
+        &[
+            ("session", "v"),
+            ("variant", "togyz"),
+            ("movetime", "100"),
+            ("option.UCI_LimitStrength", "true"),
+            ("option.UCI_Elo", "800"),
+        ],
+    );
+    assert_eq!(status, 200, "{body}");
+    let id = search_id(&body);
+    let events = gui.events_until("v", &format!("\"type\":\"bestmove\",{id}"), WAIT);
+    // The only error is the refused value's, from the first request.
+    let errors: Vec<&String> = events
+        .iter()
+        .filter(|e| e.contains("\"error\":true"))
+        .collect();
+    assert!(errors.iter().all(|e| e.contains("'5000'")), "{errors:?}");
+}

@@ -88,11 +88,7 @@ fn play_takes_a_level_and_refuses_one_off_the_ladder() {
             Some(_) => &["play", bad],
             None => &["play", "--level", bad],
         };
-        let (status, _, stderr) = run_binary(
-            args,
-            b"quit\n",
-            Duration::from_secs(60),
-        );
+        let (status, _, stderr) = run_binary(args, b"quit\n", Duration::from_secs(60));
         assert!(!status.success());
         assert!(
             stderr.contains("--level") && stderr.contains(named),
