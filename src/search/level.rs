@@ -46,10 +46,10 @@ struct Rung {
 /// A hasty move's share of a level's nodes.
 const HASTY_SHARE: u64 = 16;
 
-/// The ladder, fitted by `tuzdik levels --calibrate` (see `docs/levels.md`): the rungs at
-/// PlayOK's ratings lose as much win expectation per move as PlayOK's players of that rating;
-/// the rungs above are spaced by matches between levels.
-const LADDER: [Rung; 7] = [
+/// The ladder (see `docs/levels.md`): placed so that Elo 1250 loses as much win expectation
+/// per move as PlayOK's players rated 1200-1299 (measured by `tuzdik levels`), and spaced by
+/// matches between levels so that 100 UCI_Elo is about 100 Elo.
+const LADDER: [Rung; 9] = [
     Rung {
         elo: 800,
         nodes: 20,
@@ -57,39 +57,51 @@ const LADDER: [Rung; 7] = [
         hasty: 0.3,
     },
     Rung {
-        elo: 1100,
-        nodes: 480,
-        temperature: 0.043,
-        hasty: 0.09,
+        elo: 1000,
+        nodes: 210,
+        temperature: 0.083,
+        hasty: 0.14,
     },
     Rung {
-        elo: 1300,
-        nodes: 1_700,
-        temperature: 0.024,
-        hasty: 0.065,
+        elo: 1250,
+        nodes: 620,
+        temperature: 0.039,
+        hasty: 0.085,
     },
     Rung {
         elo: 1500,
-        nodes: 4_900,
+        nodes: 1_200,
+        temperature: 0.029,
+        hasty: 0.07,
+    },
+    Rung {
+        elo: 1750,
+        nodes: 5_000,
         temperature: 0.0165,
         hasty: 0.04,
     },
     Rung {
         elo: 2000,
-        nodes: 40_000,
-        temperature: 0.008,
-        hasty: 0.015,
+        nodes: 18_500,
+        temperature: 0.011,
+        hasty: 0.024,
     },
     Rung {
-        elo: 2400,
-        nodes: 200_000,
-        temperature: 0.004,
-        hasty: 0.005,
+        elo: 2250,
+        nodes: 45_000,
+        temperature: 0.0077,
+        hasty: 0.014,
+    },
+    Rung {
+        elo: 2500,
+        nodes: 96_000,
+        temperature: 0.0058,
+        hasty: 0.01,
     },
     Rung {
         elo: 2700,
-        nodes: 1_000_000,
-        temperature: 0.002,
+        nodes: 600_000,
+        temperature: 0.0026,
         hasty: 0.0,
     },
 ];
