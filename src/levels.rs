@@ -213,7 +213,7 @@ pub fn measure(
                     measured.bands[band_of(rating)].add(loss, verdict.is_best(mv));
                     measured.band_ratings[band_of(rating)] += f64::from(rating);
                 }
-                if with_choice % options.level_every == 0
+                if with_choice.is_multiple_of(options.level_every)
                     && let Some(loss) = verdict.loss(mv)
                 {
                     measured
@@ -331,14 +331,14 @@ mod tests {
 
     #[test]
     fn a_loss_is_what_the_move_gives_up_against_the_best() {
-        let (a, b) = (Move::hole(0 + 1), Move::hole(1 + 1));
+        let (a, b) = (Move::hole(1), Move::hole(2));
         let verdict = Verdict {
             moves: HashMap::from([(a, 0.60), (b, 0.45)]),
             best: Some((a, 0.60)),
         };
         assert_eq!(verdict.loss(a), Some(0.0));
         assert!((verdict.loss(b).unwrap() - 0.15).abs() < 1e-12);
-        assert_eq!(verdict.loss(Move::hole(2 + 1)), None);
+        assert_eq!(verdict.loss(Move::hole(3)), None);
         assert!(verdict.is_best(a) && !verdict.is_best(b));
     }
 

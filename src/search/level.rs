@@ -52,9 +52,9 @@ const HASTY_SHARE: u64 = 16;
 const LADDER: [Rung; 9] = [
     Rung {
         elo: 800,
-        nodes: 20,
-        temperature: 0.2,
-        hasty: 0.3,
+        nodes: 65,
+        temperature: 0.14,
+        hasty: 0.22,
     },
     Rung {
         elo: 1000,
