@@ -472,28 +472,22 @@ fn the_real_engine_declares_its_levels_and_plays_at_one() {
         identity.contains(r#""name":"UCI_LimitStrength""#),
         "{identity}"
     );
-    let (status, body) = gui.post(
-        "/api/engine/go",
-        &[
-            ("session", "v"),
-            ("variant", "togyz"),
-            ("movetime", "100"),
-            ("option.UCI_LimitStrength", "true"),
-            ("option.UCI_Elo", "5000"),
-        ],
-    );
+    let at_elo = |elo: &str| {
+        gui.post(
+            "/api/engine/go",
+            &[
+                ("session", "v"),
+                ("variant", "togyz"),
+                ("movetime", "100"),
+                ("option.UCI_LimitStrength", "true"),
+                ("option.UCI_Elo", elo),
+            ],
+        )
+    };
+    let (status, body) = at_elo("5000");
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("UCI_Elo"), "{body}");
-    let (status, body) = gui.post(
-        "/api/engine/go",
-        &[
-            ("session", "v"),
-            ("variant", "togyz"),
-            ("movetime", "100"),
-            ("option.UCI_LimitStrength", "true"),
-            ("option.UCI_Elo", "800"),
-        ],
-    );
+    let (status, body) = at_elo("800");
     assert_eq!(status, 200, "{body}");
     let id = search_id(&body);
     let events = gui.events_until("v", &format!("\"type\":\"bestmove\",{id}"), WAIT);
