@@ -274,6 +274,11 @@ impl Engine {
     /// assert_eq!(engine.hash_mib(), 64);
     /// ```
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
+        if mib == self.hash_mib {
+            // The same size: emptying the table is all there is to do.
+            self.clear();
+            return Ok(());
+        }
         let pending = self.start_hash_resize(mib, |_| {})?;
         self.finish_hash_resize(pending)
     }
