@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
-/// How the engines are limited.
+/// How an engine is limited in a match: its clock, depth and nodes (what a `go` line of the
+/// referee says; the search itself takes [`crate::search::Limits`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Limits {
+pub struct MoveLimits {
     /// The clock, if any.
     pub time: TimeControl,
     /// `go depth`.

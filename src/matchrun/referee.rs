@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::adjudicate::{DrawRule, ResignRule};
-use super::clock::{Clock, Limits, TimeControl};
+use super::clock::{Clock, MoveLimits, TimeControl};
 use super::engine::{Engine, EngineSpec, Failure, Proto};
 use super::openings::Opening;
 use crate::game::{Game, GameError, Termination};
@@ -45,7 +45,7 @@ pub struct Seat {
     /// A label for debug output.
     pub label: String,
     /// Its time control and search limits.
-    pub limits: Limits,
+    pub limits: MoveLimits,
     /// How far past its time an answer may come and still count.
     pub grace: Duration,
     /// The running process (`None` before its first game and after a fault).
@@ -263,7 +263,7 @@ pub fn position_command(opening: &Opening, game: &Game) -> String {
 /// The `go` command for the side to move, from its own limits. With a clock, both sides'
 /// times are sent when both have one (time odds send each side's own figures); a side
 /// without a clock is left out.
-pub fn go_command(proto: Proto, limits: &Limits, clocks: &[Clock; 2], mover: Side) -> String {
+pub fn go_command(proto: Proto, limits: &MoveLimits, clocks: &[Clock; 2], mover: Side) -> String {
     let mut text = "go".to_string();
     match limits.time {
         TimeControl::None => {}
