@@ -35,7 +35,7 @@ use adjudicate::{DrawRule, ResignRule};
 use clock::{MoveLimits, TimeControl};
 use engine::{Engine, EngineSpec};
 use openings::Opening;
-use referee::{Ending, Played, Seat, Settings};
+use referee::{Ending, FinishedGame, Seat, Settings};
 use report::{GameResult, Tally};
 use schedule::Schedule;
 use stats::{Sprt, SprtState};
@@ -43,7 +43,7 @@ use stats::{Sprt, SprtState};
 /// A finished game as a worker reports it.
 struct Finished {
     plan: schedule::GamePlan,
-    played: Played,
+    played: FinishedGame,
 }
 
 impl Finished {
@@ -106,7 +106,7 @@ fn hostname() -> String {
 /// Builds the PGN record of a finished game. `time_controls` are South's and North's: the
 /// `TimeControl` tag when they agree, `WhiteTimeControl`/`BlackTimeControl` when not.
 pub fn record_of(
-    played: &Played,
+    played: &FinishedGame,
     event: &str,
     round: u64,
     time_controls: [&str; 2],

@@ -9,7 +9,7 @@ use super::busy::BusyMoves;
 use super::node::{kazan_total, position_hash};
 use super::ordering::Scan;
 use super::parameters::search as p;
-use super::picker::{HISTORY_BUCKETS, MoveList, MoveOrder, history_bucket};
+use super::picker::{HISTORY_BUCKETS, MoveOrder, OrderedMoves, history_bucket};
 use super::score::table_score;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -433,7 +433,7 @@ impl<'a> Worker<'a> {
         side: Side,
         ply: usize,
         skip: Option<u8>,
-    ) -> MoveList {
+    ) -> OrderedMoves {
         let mut mask = scan.moves();
         if let Some(hole) = skip {
             mask &= !(1 << (hole - 1));
