@@ -182,9 +182,11 @@ pub(crate) fn board(pos: &Position, ply: usize, mv: &AnalysedMove) -> String {
     let south_top = kazans_top + 2.0 * kazan_height + 8.0;
     let height = (south_top + row_height + 60.0) as u32;
     let class = mv.class.map_or("move", Class::name);
+    let article = if class.starts_with('i') { "an" } else { "a" };
     let best = mv.lines.first();
     let headline = format!(
-        "Ply {ply}: {} played {} ({}), a {class}: {:.0}% of winning chances lost",
+        "Ply {ply}: {} played {} ({} for South after it), {article} {class}: {:.0}% of \
+         winning chances lost",
         mv.mover,
         mv.played,
         show(mv.score),
@@ -361,4 +363,147 @@ pub(crate) fn write_game(dir: &Path, game: &AnalysedGame) -> std::io::Result<()>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyse::ShownLine;
+    use crate::game::Game;
+    use crate::interactive::{Eval, written};
+    use crate::record::Record;
+    use crate::rng::SplitMix;
+    use crate::search::Score;
+    use crate::{Family, Variant};
+
+    /// A game of random moves that reaches a position with as many tuzdiks as the variant
+    /// allows (none in Mangala), stopped there.
+    fn game_with_tuzdiks(variant: Variant, seed: u64) -> Game {
+        let wanted = if variant.tuzdik() { 2 } else { 0 };
+        let mut rng = SplitMix::new(seed);
+        for _ in 0..2_000 {
+            let mut game = Game::new(variant);
+            while game.termination().is_none() {
+                let pos = game.position();
+                let owned = Side::BOTH
+                    .into_iter()
+                    .filter(|&side| pos.tuzdik(side).is_some())
+                    .count();
+                if owned == wanted && game.moves().len() >= 6 {
+                    return game;
+                }
+                let moves = game.legal_moves();
+                let mv = moves[rng.below(moves.len())];
+                game.try_play(mv).unwrap();
+            }
+        }
+        panic!("no game of {variant} reached {wanted} tuzdiks");
+    }
+
+    fn flagged(pos: &Position, class: Class) -> AnalysedMove {
+        let moves = pos.legal_moves();
+        let text = |index: usize| written(pos, moves[index % moves.len()]);
+        AnalysedMove {
+            mover: pos.side_to_move(),
+            played: text(0),
+            score: Eval::Search(Score::Cp(-420)),
+            wdl: [100, 50, 850],
+            depth: 7,
+            expectation_before: 0.7,
+            expectation_after: 0.3,
+            loss: 0.4,
+            accuracy: 10.0,
+            class: Some(class),
+            lines: vec![ShownLine {
+                pv: vec![text(1), "<&\"'>".into()],
+                score: Eval::Search(Score::MatePlies(3)),
+                wdl: [1000, 0, 0],
+                expectation: 1.0,
+            }],
+        }
+    }
+
+    fn parse(svg: &str) -> roxmltree::Document<'_> {
+        roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}\n{svg}"))
+    }
+
+    #[test]
+    fn boards_are_well_formed_with_every_hole_kazan_and_tuzdik_of_each_variant() {
+        let variants = [
+            Variant::TOGYZ,
+            Variant::new(Family::Kozdatu).with_tuzdik(true),
+            Variant::new(Family::Bestemshchi).with_tuzdik(true),
+            Variant::new(Family::Mangala4),
+        ];
+        for (seed, variant) in variants.into_iter().enumerate() {
+            let game = game_with_tuzdiks(variant, seed as u64 + 1);
+            let pos = *game.position();
+            let mv = flagged(&pos, Class::Blunder);
+            let svg = board(&pos, game.moves().len() + 1, &mv);
+            let document = parse(&svg);
+            let root = document.root_element();
+            assert_eq!(root.tag_name().name(), "svg");
+            let n = variant.holes_per_side();
+            let texts: Vec<String> = document
+                .descendants()
+                .filter(|node| node.has_tag_name("text"))
+                .map(|node| node.text().unwrap_or_default().to_string())
+                .collect();
+            // 2N holes, two kazans and the board's frame.
+            let rects = document.descendants().filter(|n| n.has_tag_name("rect"));
+            assert_eq!(rects.count(), 1 + 1 + 2 * n + 2, "{variant}");
+            let tuzdiks = texts.iter().filter(|text| text.as_str() == "X").count();
+            assert_eq!(tuzdiks, if variant.tuzdik() { 2 } else { 0 }, "{variant}");
+            for side in Side::BOTH {
+                let kazan = format!("{side}'s ");
+                let line = texts.iter().find(|text| text.starts_with(&kazan)).unwrap();
+                assert!(line.contains(&pos.kazan(side).to_string()), "{line}");
+            }
+            // Hole numbers 1..N under and over the rows.
+            for hole in 1..=n {
+                let label = hole.to_string();
+                assert!(texts.iter().filter(|text| **text == label).count() >= 2);
+            }
+            assert!(texts.iter().any(|text| text.contains("<&\"'>")));
+            assert!(
+                svg.contains(colour(Class::Blunder)),
+                "the played hole is ringed"
+            );
+        }
+    }
+
+    #[test]
+    fn the_graph_has_a_point_per_ply_and_a_mark_per_slip() {
+        let game = game_with_tuzdiks(Variant::TOGYZ, 9);
+        let mut record = Record::from_game(&game, &[("White", "A & <B>".to_string())], None);
+        record.line = 1;
+        let positions = game.positions();
+        let moves = (0..game.moves().len())
+            .map(|ply| {
+                let mut mv = flagged(&positions[ply], Class::Mistake);
+                mv.class = [None, Some(Class::Mistake)][ply % 2];
+                mv.expectation_after = ply as f64 / game.moves().len() as f64;
+                mv
+            })
+            .collect::<Vec<_>>();
+        let marks = moves.iter().filter(|mv| mv.class.is_some()).count();
+        let analysed = AnalysedGame {
+            number: 3,
+            record,
+            game: game.clone(),
+            start_expectation: 0.5,
+            moves,
+        };
+        let svg = graph(&analysed);
+        let document = parse(&svg);
+        let polyline = document
+            .descendants()
+            .find(|node| node.has_tag_name("polyline"))
+            .unwrap();
+        let points = polyline.attribute("points").unwrap().split(' ').count();
+        assert_eq!(points, game.moves().len() + 1);
+        let circles = document.descendants().filter(|n| n.has_tag_name("circle"));
+        assert_eq!(circles.count(), marks);
+        assert!(svg.contains("A &amp; &lt;B&gt; (South)"));
+    }
 }
