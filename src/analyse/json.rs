@@ -93,8 +93,9 @@ fn player(game: &AnalysedGame, side: Side) -> String {
                 .and_then(|elo| elo.trim().parse::<i64>().ok())
         ),
         summary.moves,
-        number(summary.accuracy),
-        number(summary.average_loss),
+        // A player without a move has no accuracy.
+        optional((summary.moves > 0).then(|| number(summary.accuracy))),
+        optional((summary.moves > 0).then(|| number(summary.average_loss))),
         summary.counts[0],
         summary.counts[1],
         summary.counts[2]

@@ -636,6 +636,9 @@ impl Sink {
 }
 
 fn describe(summary: &PlayerSummary) -> String {
+    if summary.moves == 0 {
+        return "no moves".to_string();
+    }
     let c = summary.counts;
     format!(
         "accuracy {:.1}%, average loss {:.1}%, {} inaccuracies, {} mistakes, {} blunders",
