@@ -288,6 +288,26 @@ pub(crate) struct AnalysedMove {
     pub lines: Vec<ShownLine>,
 }
 
+#[cfg(test)]
+impl AnalysedMove {
+    /// A blunder (40% lost, -5.00 after it at depth 9) against the engine's `lines`.
+    pub(crate) fn blunder_sample(mover: Side, played: String, lines: Vec<ShownLine>) -> Self {
+        AnalysedMove {
+            mover,
+            played,
+            score: Eval::Search(Score::Cp(-500)),
+            wdl: [100, 100, 800],
+            depth: 9,
+            expectation_before: 0.6,
+            expectation_after: 0.2,
+            loss: 0.4,
+            accuracy: move_accuracy(0.4),
+            class: Class::of(0.4),
+            lines,
+        }
+    }
+}
+
 /// What one player did in one game.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub(crate) struct PlayerSummary {
@@ -804,18 +824,10 @@ mod tests {
 
     #[test]
     fn a_flagged_move_names_the_better_line() {
-        let mv = AnalysedMove {
-            mover: Side::South,
-            played: "76".into(),
-            score: Eval::Search(Score::Cp(-500)),
-            wdl: [100, 100, 800],
-            depth: 9,
-            expectation_before: 0.6,
-            expectation_after: 0.2,
-            loss: 0.4,
-            accuracy: move_accuracy(0.4),
-            class: Class::of(0.4),
-            lines: vec![
+        let mv = AnalysedMove::blunder_sample(
+            Side::South,
+            "76".into(),
+            vec![
                 ShownLine {
                     pv: vec!["87(10)".into(), "87(10)".into()],
                     score: Eval::Search(Score::Cp(150)),
@@ -829,7 +841,7 @@ mod tests {
                     expectation: 0.2,
                 },
             ],
-        };
+        );
         let text = comment(&mv);
         assert_eq!(
             text,

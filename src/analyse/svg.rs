@@ -54,6 +54,27 @@ fn text(out: &mut String, x: f64, y: f64, size: u32, anchor: &str, content: &str
     );
 }
 
+/// A rounded rectangle.
+struct Rect {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    radius: u32,
+    fill: &'static str,
+    stroke: &'static str,
+    stroke_width: u32,
+}
+
+fn rect(out: &mut String, r: Rect) {
+    let _ = writeln!(
+        out,
+        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"{}\" fill=\"{}\" \
+         stroke=\"{}\" stroke-width=\"{}\"/>",
+        r.x, r.y, r.width, r.height, r.radius, r.fill, r.stroke, r.stroke_width
+    );
+}
+
 /// The players as the record names them: `Alice (South) - Bob (North)`.
 fn players(game: &AnalysedGame) -> String {
     let name = |tag: &str| game.record.tag(tag).unwrap_or("?").to_string();
@@ -226,14 +247,18 @@ pub(crate) fn board(pos: &Position, ply: usize, mv: &AnalysedMove) -> String {
     } else {
         "kazan"
     };
-    let _ = writeln!(
-        out,
-        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"12\" \
-         fill=\"#c8945a\" stroke=\"#6b4423\" stroke-width=\"2\"/>",
-        MARGIN - 10.0,
-        north_top - 8.0,
-        CELL * holes as f64 + 20.0,
-        south_top + row_height + 16.0 - north_top
+    rect(
+        &mut out,
+        Rect {
+            x: MARGIN - 10.0,
+            y: north_top - 8.0,
+            width: CELL * holes as f64 + 20.0,
+            height: south_top + row_height + 16.0 - north_top,
+            radius: 12,
+            fill: "#c8945a",
+            stroke: "#6b4423",
+            stroke_width: 2,
+        },
     );
     for side in [Side::North, Side::South] {
         let row_top = if side == Side::North {
@@ -258,42 +283,36 @@ pub(crate) fn board(pos: &Position, ply: usize, mv: &AnalysedMove) -> String {
             } else {
                 None
             };
-            let _ = writeln!(
-                out,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"10\" \
-                 fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>",
-                x + 4.0,
-                row_top + 4.0,
-                CELL - 8.0,
-                row_height - 8.0,
-                if tuzdik { "#4a2c12" } else { "#f3e2c4" },
-                ring.unwrap_or("#6b4423"),
-                if ring.is_some() { 4 } else { 1 }
+            rect(
+                &mut out,
+                Rect {
+                    x: x + 4.0,
+                    y: row_top + 4.0,
+                    width: CELL - 8.0,
+                    height: row_height - 8.0,
+                    radius: 10,
+                    fill: if tuzdik { "#4a2c12" } else { "#f3e2c4" },
+                    stroke: ring.unwrap_or("#6b4423"),
+                    stroke_width: if ring.is_some() { 4 } else { 1 },
+                },
             );
             let centre = x + CELL / 2.0;
+            let count = pos.stones(side, hole).to_string();
+            let middle = row_top + row_height / 2.0 + 8.0;
+            text(
+                &mut out,
+                centre,
+                middle,
+                22,
+                "middle",
+                if tuzdik { "X" } else { &count },
+            );
             if tuzdik {
-                text(
-                    &mut out,
-                    centre,
-                    row_top + row_height / 2.0 + 8.0,
-                    22,
-                    "middle",
-                    "X",
-                );
                 let _ = writeln!(
                     out,
                     "<text x=\"{centre:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\" \
                      fill=\"#f3e2c4\">tuzdik</text>",
                     row_top + row_height - 10.0
-                );
-            } else {
-                text(
-                    &mut out,
-                    centre,
-                    row_top + row_height / 2.0 + 8.0,
-                    22,
-                    "middle",
-                    &pos.stones(side, hole).to_string(),
                 );
             }
             let label_y = if side == Side::North {
@@ -310,14 +329,18 @@ pub(crate) fn board(pos: &Position, ply: usize, mv: &AnalysedMove) -> String {
             .tuzdik(side)
             .map(|hole| format!(", tuzdik on {}'s hole {hole}", side.opponent()))
             .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" \
-             fill=\"#e8cfa4\" stroke=\"#6b4423\" stroke-width=\"1\"/>",
-            MARGIN + 4.0,
-            y + 2.0,
-            CELL * holes as f64 - 8.0,
-            kazan_height - 4.0
+        rect(
+            &mut out,
+            Rect {
+                x: MARGIN + 4.0,
+                y: y + 2.0,
+                width: CELL * holes as f64 - 8.0,
+                height: kazan_height - 4.0,
+                radius: 8,
+                fill: "#e8cfa4",
+                stroke: "#6b4423",
+                stroke_width: 1,
+            },
         );
         text(
             &mut out,
@@ -403,24 +426,18 @@ mod tests {
     fn flagged(pos: &Position, class: Class) -> AnalysedMove {
         let moves = pos.legal_moves();
         let text = |index: usize| written(pos, moves[index % moves.len()]);
-        AnalysedMove {
-            mover: pos.side_to_move(),
-            played: text(0),
-            score: Eval::Search(Score::Cp(-420)),
-            wdl: [100, 50, 850],
-            depth: 7,
-            expectation_before: 0.7,
-            expectation_after: 0.3,
-            loss: 0.4,
-            accuracy: 10.0,
-            class: Some(class),
-            lines: vec![ShownLine {
+        let mut mv = AnalysedMove::blunder_sample(
+            pos.side_to_move(),
+            text(0),
+            vec![ShownLine {
                 pv: vec![text(1), "<&\"'>".into()],
                 score: Eval::Search(Score::MatePlies(3)),
                 wdl: [1000, 0, 0],
                 expectation: 1.0,
             }],
-        }
+        );
+        mv.class = Some(class);
+        mv
     }
 
     fn parse(svg: &str) -> roxmltree::Document<'_> {
