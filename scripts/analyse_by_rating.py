@@ -15,8 +15,8 @@ Two steps, both deterministic:
 Reproduce docs/analyse.md's table:
 
   cargo build --release
-  python3 scripts/analyse_by_rating.py select /work/shared/data/playok-2025.pgn /tmp/subset.pgn
-  nice -n 19 target/release/tuzdik analyse /tmp/subset.pgn --nodes 20000 --threads 1 \\
+  python3 scripts/analyse_by_rating.py select /work/shared/data/playok-2025.pgn /tmp/subset.pgn --per-band 80
+  nice -n 19 target/release/tuzdik analyse /tmp/subset.pgn --nodes 100000 --threads 1 \\
       --json /tmp/subset.json --out /tmp/subset-annotated.pgn
   python3 scripts/analyse_by_rating.py table /tmp/subset.json
 """

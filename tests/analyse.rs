@@ -342,3 +342,31 @@ fn bad_settings_are_refused_before_any_analysis() {
         assert!(!stderr.contains("game 1:"), "it analysed first: {stderr}");
     }
 }
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`) the bar is drawn on stderr and
+/// cleared before the PGN is written to stdout, which then reads whole.
+#[test]
+fn on_a_terminal_a_bar_is_drawn_and_cleared_before_the_output() {
+    let dir = scratch("terminal");
+    let input = path(&dir, "in.pgn");
+    std::fs::write(&input, GAMES).unwrap();
+    let command = format!("{BIN} analyse {input} --nodes 2000");
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's script");
+    assert!(output.status.success(), "{output:?}");
+    let screen = String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n");
+    assert!(screen.contains("/8 positions, game 1/2"), "{screen}");
+    assert!(screen.contains("game 2: South accuracy"), "{screen}");
+    let pgn_start = screen.find("[Event \"first\"]").expect("the PGN");
+    let pgn = &screen[pgn_start..];
+    assert!(
+        !pgn.contains("positions"),
+        "the bar ran into the PGN: {pgn}"
+    );
+    let records = Record::parse_all(pgn).unwrap();
+    assert_eq!(records.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,7 +18,7 @@ impl Progress {
         let bar = terminal.then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} positions, {msg}, {elapsed} gone, about {eta} left",
+                "{bar:24} {pos}/{len} positions, {msg}, {elapsed} gone, {eta} left",
             ) {
                 bar.set_style(style);
             }
@@ -34,7 +34,7 @@ impl Progress {
 
     pub(crate) fn start_game(&mut self, number: usize, games: usize) {
         if let Some(bar) = &self.bar {
-            bar.set_message(format!("game {number} of {games}"));
+            bar.set_message(format!("game {number}/{games}"));
         }
     }
 
