@@ -3,7 +3,7 @@
 
 Two steps, both deterministic:
 
-  scripts/analyse_by_rating.py select PLAYOK.pgn SUBSET.pgn [--per-band 60]
+  scripts/analyse_by_rating.py select PLAYOK.pgn SUBSET.pgn [--per-band 80]
       keeps, in file order, every game one of whose players falls in a rating band that has
       fewer than --per-band player-games so far (so the rare bands, below 1100 and from 1500,
       are as well covered as the file allows);
@@ -157,7 +157,7 @@ def main():
     chooser = commands.add_parser("select", help="a subset of games covering every band")
     chooser.add_argument("pgn")
     chooser.add_argument("out")
-    chooser.add_argument("--per-band", type=int, default=60)
+    chooser.add_argument("--per-band", type=int, default=80)
     reader = commands.add_parser("table", help="the table from `analyse --json` output")
     reader.add_argument("json")
     args = parser.parse_args()

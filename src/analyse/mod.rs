@@ -1,6 +1,6 @@
 //! `tuzdik analyse`: every position of a PGN's games searched, each move judged by the winning
 //! chances it loses, with the engine's better lines at a flagged move. The outputs: the
-//! annotated PGN, a JSON document for programs ([`json`]) and SVG pictures ([`svg`]). See
+//! annotated PGN, a JSON document for programs (`json.rs`) and SVG pictures (`svg.rs`). See
 //! `docs/analyse.md`.
 
 mod json;
