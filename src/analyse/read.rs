@@ -75,6 +75,46 @@ pub(crate) fn games(bytes: &[u8]) -> Vec<Result<(Record, Game), Skipped>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Games of each kind: one that reads and replays, and ways of being wrong.
+    const KINDS: [(&str, bool); 5] = [
+        ("[Event \"good\"]\n\n1. 87(10) 87(10) 2. 22 *\n", true),
+        ("[Event \"token\"]\n\n1. 87(10) zz *\n", false),
+        (
+            "[Event \"landing\"]\n\n1. 87(10) 87(10) 2. 87(10) *\n",
+            false,
+        ),
+        ("[Event \"tag\"]\n[Event no quotes]\n\n1. 76 *\n", false),
+        ("[Event \"comment\"]\n\n1. 76 {never closed\n", false),
+    ];
+
+    proptest! {
+        /// Whatever mix of good and bad games a file holds, each game gives one entry, in
+        /// order, read when it is good and set aside when it is not, on its own first line.
+        #[test]
+        fn every_game_gives_one_entry_in_order(kinds in proptest::collection::vec(0..KINDS.len(), 1..12)) {
+            let mut text = String::new();
+            let mut starts = Vec::new();
+            for &kind in &kinds {
+                starts.push(text.lines().count() + 1);
+                text.push_str(KINDS[kind].0);
+                text.push('\n');
+            }
+            let games = games(text.as_bytes());
+            prop_assert_eq!(games.len(), kinds.len(), "{}", text);
+            for (index, (entry, &kind)) in games.iter().zip(&kinds).enumerate() {
+                prop_assert_eq!(entry.is_ok(), KINDS[kind].1, "game {}: {:?}\n{}", index + 1, entry, text);
+                match entry {
+                    Ok((record, _)) => prop_assert_eq!(record.line, starts[index]),
+                    Err(skipped) => {
+                        prop_assert_eq!(skipped.game, index + 1);
+                        prop_assert_eq!(skipped.line, starts[index], "{}", text);
+                    }
+                }
+            }
+        }
+    }
 
     const GOOD: &str = "[Event \"a\"]\n\n1. 87(10) 87(10) *\n";
 
