@@ -113,11 +113,21 @@ def table(args):
     if document.get("format") != "tuzdik-analyse":
         sys.exit(f"{args.json}: not `tuzdik analyse --json` output")
     rows = [
-        {"players": 0, "moves": 0, "accuracy": 0.0, "loss": 0.0, "blunders": 0, "mistakes": 0}
+        {"players": 0, "moves": 0, "accuracy": 0.0, "squares": 0.0, "loss": 0.0, "blunders": 0,
+         "mistakes": 0, "opponents": 0.0, "rated_opponents": 0}
         for _ in BANDS
     ]
     elos, accuracies = [], []
+    # Games with a rating gap: is the higher-rated player the more accurate one?
+    pairs, stronger_better, gap_sum = 0, 0, 0.0
     for game in document["games"]:
+        south, north = game["players"]["south"], game["players"]["north"]
+        if (None not in (south["elo"], north["elo"], south["accuracy"], north["accuracy"])
+                and abs(south["elo"] - north["elo"]) >= args.gap):
+            stronger, weaker = (south, north) if south["elo"] > north["elo"] else (north, south)
+            pairs += 1
+            stronger_better += stronger["accuracy"] > weaker["accuracy"]
+            gap_sum += stronger["accuracy"] - weaker["accuracy"]
         for side in ("south", "north"):
             player = game["players"][side]
             if player["elo"] is None or player["moves"] == 0:
@@ -126,6 +136,11 @@ def table(args):
             row = rows[band]
             row["players"] += 1
             row["accuracy"] += player["accuracy"]
+            row["squares"] += player["accuracy"] ** 2
+            opponent = game["players"]["north" if side == "south" else "south"]["elo"]
+            if opponent is not None:
+                row["opponents"] += opponent
+                row["rated_opponents"] += 1
             elos.append(player["elo"])
             accuracies.append(player["accuracy"])
             for move in game["moves"]:
@@ -137,18 +152,28 @@ def table(args):
                 row["mistakes"] += move["class"] == "mistake"
     print(f"Settings: {document['settings']['limits']}; {len(document['games'])} games "
           f"({len(document['skipped'])} skipped).\n")
-    print("| rating band | player-games | moves | mean accuracy | mean loss per move "
-          "| mistakes per 100 moves | blunders per 100 moves |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| rating band | player-games | moves | mean accuracy (95% interval) | mean loss per move "
+          "| mistakes per 100 moves | blunders per 100 moves | opponents' mean rating |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for index, row in enumerate(rows):
         if row["players"] == 0:
             continue
         moves = max(row["moves"], 1)
-        print(f"| {band_name(index)} | {row['players']} | {row['moves']} "
-              f"| {row['accuracy'] / row['players']:.1f}% | {100 * row['loss'] / moves:.2f}% "
-              f"| {100 * row['mistakes'] / moves:.2f} | {100 * row['blunders'] / moves:.2f} |")
+        n = row["players"]
+        mean = row["accuracy"] / n
+        spread = max(row["squares"] / n - mean ** 2, 0.0) ** 0.5
+        interval = 1.96 * spread / n ** 0.5
+        print(f"| {band_name(index)} | {n} | {row['moves']} "
+              f"| {mean:.1f}% ± {interval:.1f} | {100 * row['loss'] / moves:.2f}% "
+              f"| {100 * row['mistakes'] / moves:.2f} | {100 * row['blunders'] / moves:.2f} "
+              f"| {row['opponents'] / max(row['rated_opponents'], 1):.0f} |")
     print(f"\nSpearman rank correlation of rating and game accuracy over "
           f"{len(elos)} player-games: {spearman(elos, accuracies):+.3f}")
+    if pairs:
+        print(f"In the {pairs} games whose players' ratings differ by at least {args.gap}, the "
+              f"higher-rated player was the more accurate in {stronger_better} "
+              f"({100 * stronger_better / pairs:.0f}%), by {gap_sum / pairs:+.2f} points of "
+              f"accuracy on average.")
 
 
 def main():
@@ -160,6 +185,8 @@ def main():
     chooser.add_argument("--per-band", type=int, default=80)
     reader = commands.add_parser("table", help="the table from `analyse --json` output")
     reader.add_argument("json")
+    reader.add_argument("--gap", type=int, default=100,
+                        help="the rating gap for the paired comparison (default 100)")
     args = parser.parse_args()
     select(args) if args.command == "select" else table(args)
 
