@@ -701,10 +701,20 @@ pub fn run(options: &CalibrateOptions) -> Result<(String, bool), String> {
     }
     let (models, judged, fitted, how) = if options.check {
         let how = "judged by the built-in models";
-        (Models::BUILT_IN, Models::BUILT_IN.judge(&samples), Vec::new(), how)
+        (
+            Models::BUILT_IN,
+            Models::BUILT_IN.judge(&samples),
+            Vec::new(),
+            how,
+        )
     } else {
         let how = "each judged by models fitted without its game (5-fold cross-validation)";
-        (Models::fit(&samples), cross_validate(&samples), samples, how)
+        (
+            Models::fit(&samples),
+            cross_validate(&samples),
+            samples,
+            how,
+        )
     };
     let failed = failures(&judged);
     let mut out = report(&models, &fitted, &judged, how);
@@ -804,7 +814,10 @@ mod tests {
         for game in 0..10_000 {
             counts[fold_of(game)] += 1;
         }
-        assert!(counts.iter().all(|&c| (1_800..2_200).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (1_800..2_200).contains(&c)),
+            "{counts:?}"
+        );
     }
 
     #[test]
