@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tuzdik::position::gains::{Scan, ring_words};
+use tuzdik::rng::SplitMix;
 use tuzdik::search::tt::{Bound, TranspositionTable};
 use tuzdik::search::{Engine, Limits, eval};
 use tuzdik::{Game, Position, Variant};
@@ -20,25 +21,9 @@ use tuzdik::{Game, Position, Variant};
 /// How many positions the per-node benchmarks walk through.
 const SAMPLES: usize = 4096;
 
-/// A small deterministic generator (xorshift64*), so that every run benches the same list.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() >> 33) as usize % n
-    }
-}
-
 /// Positions with a legal move from random games (random length up to 120 plies).
 fn samples(variant: Variant) -> Vec<Position> {
-    let mut rng = Rng(0x7475_7A64_696B);
+    let mut rng = SplitMix::new(0x7475_7A64_696B);
     let mut list = Vec::with_capacity(SAMPLES);
     while list.len() < SAMPLES {
         let mut pos = Position::start(variant);
@@ -91,8 +76,8 @@ fn per_node(c: &mut Criterion) {
     // every probe misses the cache, as in a search. Throughput is per probe.
     let mut group = c.benchmark_group("table");
     let tt = TranspositionTable::new(16);
-    let mut rng = Rng(0x5EED);
-    let keys: Vec<u64> = (0..1 << 20).map(|_| rng.next()).collect();
+    let mut rng = SplitMix::new(0x5EED);
+    let keys: Vec<u64> = (0..1 << 20).map(|_| rng.next_u64()).collect();
     for &key in keys.iter().step_by(3) {
         tt.store(key, 1, 1, None, Bound::Exact, 4);
     }

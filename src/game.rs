@@ -231,6 +231,28 @@ impl Game {
         self.try_play(mv)
     }
 
+    /// Makes the current position the game's start, keeping its fullmove number: what
+    /// `Game::from_position(*game.position(), game.fullmove())` gives, without allocating.
+    /// The repetition rule then sees no earlier position, which loses nothing once the kazans
+    /// have changed in the Toguz family (they never shrink, so no earlier position can come
+    /// back): long self-play runs and batched environments keep their histories short so.
+    ///
+    /// ```
+    /// use tuzdik::{Game, Variant};
+    /// let mut game = Game::new(Variant::TOGYZ);
+    /// game.play_text("7").unwrap();
+    /// let fresh = Game::from_position(*game.position(), game.fullmove());
+    /// game.forget_history();
+    /// assert_eq!(game, fresh);
+    /// ```
+    pub fn forget_history(&mut self) {
+        self.start_fullmove = self.fullmove();
+        let last = self.positions.len() - 1;
+        self.positions.swap(0, last);
+        self.positions.truncate(1);
+        self.moves.clear();
+    }
+
     /// Takes back the last move, returning it.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;

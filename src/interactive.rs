@@ -1,9 +1,7 @@
-//! For people: `tuzdik play` (a game against the engine in the terminal) and
-//! `tuzdik analyse` (a PGN annotated with the engine's scores, mistakes marked).
-//! See `docs/match.md`.
+//! For people: `tuzdik play` (a game against the engine in the terminal). `tuzdik analyse`
+//! is in [`crate::analyse`]. See `docs/match.md`.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 
 use clap::Args;
 
@@ -35,43 +33,9 @@ pub struct PlayArgs {
     pub level: Option<i64>,
 }
 
-/// `tuzdik analyse`.
-#[derive(Args, Debug, Clone)]
-pub struct AnalyseArgs {
-    /// The PGN file to annotate.
-    pub file: PathBuf,
-    /// Time per position, ms.
-    #[arg(long, default_value_t = 1000)]
-    pub movetime: u64,
-    /// A fixed depth per position instead of a time.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Write the annotated PGN here (default: standard output).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-}
-
-/// Losses of win expectation (the chance of a win plus half the chance of a draw, from 0 to
-/// 1, for the side that moved) from which a move is marked: lichess's thresholds, which are
-/// 0.1, 0.2 and 0.3 on its -1..1 scale of winning chances. Judging by chances rather than
-/// stones keeps a decided game quiet: a move that gives back ten stones of a won game loses
-/// no chance of winning it.
-pub const INACCURACY_LOSS: f64 = 0.05;
-/// See [`INACCURACY_LOSS`].
-pub const MISTAKE_LOSS: f64 = 0.10;
-/// See [`INACCURACY_LOSS`].
-pub const BLUNDER_LOSS: f64 = 0.15;
-
-/// A move's accuracy in percent from the win expectation it lost (0..1), by lichess's published
-/// formula `103.1668 e^(-0.04354 d) - 3.1669` on the loss `d` in percentage points.
-pub fn move_accuracy(loss: f64) -> f64 {
-    let points = (loss * 100.0).max(0.0);
-    (103.1668 * (-0.04354 * points).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
 /// What a position is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Eval {
+pub(crate) enum Eval {
     /// The search's score.
     Search(Score),
     /// The game is over: the final margin in centistones.
@@ -88,7 +52,7 @@ struct Verdict {
     expectation: f64,
 }
 
-fn negate(eval: Eval) -> Eval {
+pub(crate) fn negate(eval: Eval) -> Eval {
     match eval {
         Eval::Search(Score::Cp(cp)) => Eval::Search(Score::Cp(-cp)),
         Eval::Search(Score::MatePlies(p)) => Eval::Search(Score::MatePlies(-p)),
@@ -103,7 +67,7 @@ fn stones(cp: i32) -> String {
 
 /// A score as people read it: `+1.25` stones, `+M3` / `-M2` (moves to a proven win or
 /// loss), or `-22.00 final` for a finished game's margin.
-fn show(eval: Eval) -> String {
+pub(crate) fn show(eval: Eval) -> String {
     match eval {
         Eval::Search(Score::Cp(cp)) => stones(cp),
         Eval::Search(Score::MatePlies(p)) => {
@@ -152,7 +116,7 @@ fn think(game: &Game, movetime: Option<u64>, depth: Option<u32>, engine: &mut En
 }
 
 /// A move as records write it: PlayOK's long form, with `(k)` after a capture.
-fn written(pos: &Position, mv: Move) -> String {
+pub(crate) fn written(pos: &Position, mv: Move) -> String {
     let effect = pos.effect_of(mv);
     pos.long_notation(mv, effect.captured > 0 && !effect.made_tuzdik)
 }
@@ -451,196 +415,6 @@ pub fn play(args: &PlayArgs) -> Result<(), String> {
     play_with(args, &mut input, &mut out)
 }
 
-/// What kind of slip a move was.
-fn judge(loss: f64) -> Option<String> {
-    let kind = if loss >= BLUNDER_LOSS {
-        "blunder"
-    } else if loss >= MISTAKE_LOSS {
-        "mistake"
-    } else if loss >= INACCURACY_LOSS {
-        "inaccuracy"
-    } else {
-        return None;
-    };
-    Some(format!(
-        "{kind}: {:.0}% of winning chances lost",
-        loss * 100.0
-    ))
-}
-
-/// Annotates one game: a comment after every move with the score after it (South's view)
-/// and, for a slip, its kind and the engine's choice. Returns the record and per-side
-/// counts of inaccuracies, mistakes and blunders.
-fn annotate(
-    record: &Record,
-    args: &AnalyseArgs,
-    engine: &mut Engine,
-) -> Result<(Record, Summary), String> {
-    let full = record.replay().map_err(|e| e.to_string())?;
-    let mut game = record.start().map_err(|e| e.to_string())?;
-    let movetime = if args.depth.is_some() {
-        None
-    } else {
-        Some(args.movetime)
-    };
-    engine.clear();
-    let mut verdicts = vec![think(&game, movetime, args.depth, engine)];
-    let mut forced = vec![game.legal_moves().len() == 1];
-    for &mv in full.moves() {
-        game.try_play(mv).map_err(|e| e.to_string())?;
-        verdicts.push(think(&game, movetime, args.depth, engine));
-        forced.push(game.legal_moves().len() == 1);
-    }
-    // With one legal move the search has nothing to search: such a position is worth what
-    // the position after its only move is worth (filled in from the end backwards).
-    for i in (0..full.moves().len()).rev() {
-        if forced[i] {
-            let next = verdicts[i + 1];
-            verdicts[i] = Verdict {
-                best: Some(full.moves()[i]),
-                score: negate(next.score),
-                depth: next.depth,
-                expectation: 1.0 - next.expectation,
-            };
-        }
-    }
-    let mut out = record.clone();
-    let mut counts = [[0u32; 3]; 2];
-    let mut accuracy = [(0.0f64, 0u32); 2];
-    for (i, recorded) in out.moves.iter_mut().enumerate() {
-        let before: &Position = &full.positions()[i];
-        let mover = before.side_to_move();
-        let best = verdicts[i];
-        let after = negate(verdicts[i + 1].score);
-        let played = full.moves()[i];
-        let south_view = if mover == Side::South {
-            after
-        } else {
-            negate(after)
-        };
-        let mut text = show(south_view);
-        if verdicts[i + 1].depth > 0 {
-            text.push_str(&format!("/{}", verdicts[i + 1].depth));
-        }
-        let loss = if best.best == Some(played) {
-            0.0
-        } else {
-            (best.expectation - (1.0 - verdicts[i + 1].expectation)).max(0.0)
-        };
-        let tally = &mut accuracy[mover.index()];
-        *tally = (tally.0 + move_accuracy(loss), tally.1 + 1);
-        if let Some(slip) = judge(loss) {
-            let kind = match slip.split(':').next() {
-                Some("inaccuracy") => 0,
-                Some("mistake") => 1,
-                _ => 2,
-            };
-            counts[mover.index()][kind] += 1;
-            text.push_str(&format!(" {slip}"));
-            if let Some(mv) = best.best {
-                let best_south = if mover == Side::South {
-                    best.score
-                } else {
-                    negate(best.score)
-                };
-                text.push_str(&format!(
-                    "; best was {} ({})",
-                    written(before, mv),
-                    show(best_south)
-                ));
-            }
-        }
-        recorded.comment = Some(match recorded.comment.take() {
-            Some(old) => format!("{old} [{text}]"),
-            None => text,
-        });
-    }
-    let how = match args.depth {
-        Some(depth) => format!("depth {depth}"),
-        None => format!("{} ms a position", args.movetime),
-    };
-    out.set_tag(
-        "Annotator",
-        format!(
-            "Tuzdik {} ({how}; scores in stones, South's view)",
-            env!("CARGO_PKG_VERSION")
-        ),
-    );
-    let accuracy = accuracy.map(|(sum, moves)| sum / f64::from(moves.max(1)));
-    Ok((out, Summary { counts, accuracy }))
-}
-
-/// What `analyse` says of one game per side (South first).
-struct Summary {
-    /// Inaccuracies, mistakes and blunders.
-    counts: [[u32; 3]; 2],
-    /// Mean accuracy of the side's moves, percent.
-    accuracy: [f64; 2],
-}
-
-/// `tuzdik analyse`.
-pub fn analyse(args: &AnalyseArgs) -> Result<(), String> {
-    if args.movetime == 0 {
-        return Err("--movetime must be at least 1 ms".to_string());
-    }
-    if args.depth == Some(0) {
-        return Err("--depth must be at least 1".to_string());
-    }
-    // The output is opened (not yet emptied) before any game is analysed: a path that cannot
-    // be written is said at once, not after hours of analysis.
-    let out_file = match &args.out {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path)
-                .map_err(|e| format!("--out {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
-    let name = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
-    let records = Record::parse_all(&text).map_err(|e| format!("{name}: {e}"))?;
-    if records.is_empty() {
-        return Err(format!("{name}: no games in the file"));
-    }
-    let mut engine = Engine::new();
-    let mut written = String::new();
-    for (index, record) in records.iter().enumerate() {
-        let (annotated, summary) = annotate(record, args, &mut engine)
-            .map_err(|e| format!("{name}: game {} (line {}): {e}", index + 1, record.line))?;
-        written.push_str(&annotated.to_string());
-        written.push('\n');
-        let describe = |side: usize| {
-            let c = summary.counts[side];
-            format!(
-                "accuracy {:.1}%, {} inaccuracies, {} mistakes, {} blunders",
-                summary.accuracy[side], c[0], c[1], c[2]
-            )
-        };
-        eprintln!(
-            "game {}: South {}; North {}",
-            index + 1,
-            describe(0),
-            describe(1)
-        );
-    }
-    match (out_file, &args.out) {
-        (Some(mut file), Some(path)) => file
-            .set_len(0)
-            .and_then(|_| file.write_all(written.as_bytes()))
-            .map_err(|e| format!("--out {}: {e}", path.display())),
-        _ => {
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            out.write_all(written.as_bytes())
-                .and_then(|_| out.flush())
-                .map_err(|e| format!("output: {e}"))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -684,21 +458,5 @@ mod tests {
         assert!(text.contains("'banana'"), "{text}");
         assert_eq!(text.matches("The engine plays").count(), 2, "{text}");
         assert!(text.contains("Last move: South played hole 8"), "{text}");
-    }
-
-    #[test]
-    fn slips_are_judged_by_the_winning_chances_lost() {
-        assert_eq!(judge(0.04), None);
-        assert!(judge(0.05).unwrap().starts_with("inaccuracy: 5%"));
-        assert!(judge(0.12).unwrap().starts_with("mistake"));
-        assert!(judge(0.40).unwrap().starts_with("blunder: 40%"));
-    }
-
-    #[test]
-    fn accuracy_falls_from_a_hundred_as_more_chances_are_lost() {
-        assert!((move_accuracy(0.0) - 99.9999).abs() < 1e-3);
-        assert!(move_accuracy(0.10) < move_accuracy(0.05));
-        assert_eq!(move_accuracy(1.0), 0.0);
-        assert_eq!(move_accuracy(-0.2), move_accuracy(0.0));
     }
 }

@@ -11,6 +11,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod analyse;
 pub mod calibrate;
 pub mod game;
 pub mod interactive;

@@ -10,6 +10,12 @@
 Run: python benches/bench.py [--native ../target/release/tuzdik] [--envs 1024]
 """
 
+import os
+
+# NumPy's BLAS threads spin between calls and their CPU time would count as the binding's;
+# nothing here multiplies matrices.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import pathlib
 import random

@@ -34,7 +34,7 @@ fn play_and_score(game: &mut Game, action: usize) -> (f32, bool, u16) {
         .iter()
         .any(|&side| after.kazan(side) != pos.kazan(side));
     if kazans_changed && !after.variant().is_mangala() {
-        *game = Game::from_position(after, game.fullmove());
+        game.forget_history();
     }
     (0.0, false, after.legal_mask())
 }

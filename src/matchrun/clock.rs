@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
-/// How the engines are limited.
+/// How an engine is limited in a match: its clock, depth and nodes (what a `go` line of the
+/// referee says; the search itself takes [`crate::search::Limits`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Limits {
+pub struct MoveLimits {
     /// The clock, if any.
     pub time: TimeControl,
     /// `go depth`.
@@ -118,21 +119,21 @@ impl TimeControl {
 
 /// One player's clock during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct PlayerClock {
     /// Time left, microseconds (negative once flagged).
     remaining_us: i64,
     moves_in_period: u32,
     control: TimeControl,
 }
 
-impl Clock {
+impl PlayerClock {
     /// A fresh clock for a game.
-    pub fn new(control: TimeControl) -> Clock {
+    pub fn new(control: TimeControl) -> PlayerClock {
         let remaining_us = match control {
             TimeControl::Clock { base_ms, .. } => base_ms as i64 * 1000,
             _ => 0,
         };
-        Clock {
+        PlayerClock {
             remaining_us,
             moves_in_period: 0,
             control,
@@ -236,20 +237,20 @@ mod tests {
     #[test]
     fn the_clock_charges_and_flags() {
         let grace = Duration::from_millis(50);
-        let mut clock = Clock::new(parse_tc("1+0.1").unwrap());
+        let mut clock = PlayerClock::new(parse_tc("1+0.1").unwrap());
         assert!(clock.charge(Duration::from_millis(400), grace));
         assert_eq!(clock.remaining_ms(), 700);
         // 740 ms used with 700 left: within the grace, the clock shows 0 and gets the increment.
         assert!(clock.charge(Duration::from_millis(740), grace));
         assert_eq!(clock.remaining_ms(), 60);
         assert!(!clock.charge(Duration::from_millis(200), grace));
-        let mut periods = Clock::new(parse_tc("2/1").unwrap());
+        let mut periods = PlayerClock::new(parse_tc("2/1").unwrap());
         assert_eq!(periods.moves_to_go(), Some(2));
         assert!(periods.charge(Duration::from_millis(300), grace));
         assert_eq!(periods.moves_to_go(), Some(1));
         assert!(periods.charge(Duration::from_millis(300), grace));
         assert_eq!(periods.remaining_ms(), 1400);
-        let mut fixed = Clock::new(TimeControl::MoveTime(100));
+        let mut fixed = PlayerClock::new(TimeControl::MoveTime(100));
         assert!(fixed.charge(Duration::from_millis(140), grace));
         assert!(!fixed.charge(Duration::from_millis(160), grace));
     }

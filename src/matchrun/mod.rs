@@ -32,10 +32,10 @@ pub use args::{EngineArgs, MatchArgs, Progress, RuleArgs};
 use crate::record::{Outcome, Record};
 use crate::variant::Variant;
 use adjudicate::{DrawRule, ResignRule};
-use clock::{Limits, TimeControl};
+use clock::{MoveLimits, TimeControl};
 use engine::{Engine, EngineSpec};
 use openings::Opening;
-use referee::{Ending, Played, Seat, Settings};
+use referee::{Ending, FinishedGame, Seat, Settings};
 use report::{GameResult, Tally};
 use schedule::Schedule;
 use stats::{Sprt, SprtState};
@@ -43,7 +43,7 @@ use stats::{Sprt, SprtState};
 /// A finished game as a worker reports it.
 struct Finished {
     plan: schedule::GamePlan,
-    played: Played,
+    played: FinishedGame,
 }
 
 impl Finished {
@@ -106,7 +106,7 @@ fn hostname() -> String {
 /// Builds the PGN record of a finished game. `time_controls` are South's and North's: the
 /// `TimeControl` tag when they agree, `WhiteTimeControl`/`BlackTimeControl` when not.
 pub fn record_of(
-    played: &Played,
+    played: &FinishedGame,
     event: &str,
     round: u64,
     time_controls: [&str; 2],
@@ -177,7 +177,7 @@ fn interrupt_flags() -> &'static (Arc<AtomicBool>, Arc<AtomicBool>) {
 }
 
 /// The match-wide limits (`--tc`, `--movetime`, `--depth`, `--nodes`).
-fn match_limits(args: &MatchArgs) -> Result<Limits, String> {
+fn match_limits(args: &MatchArgs) -> Result<MoveLimits, String> {
     let time = match (&args.tc, args.movetime) {
         (Some(_), Some(_)) => return Err("give --tc or --movetime, not both".to_string()),
         (Some(tc), None) => clock::parse_tc(tc)?,
@@ -191,7 +191,7 @@ fn match_limits(args: &MatchArgs) -> Result<Limits, String> {
     if args.nodes == Some(0) {
         return Err("--nodes must be at least 1".to_string());
     }
-    Ok(Limits {
+    Ok(MoveLimits {
         time,
         depth: args.depth,
         nodes: args.nodes,
@@ -199,8 +199,8 @@ fn match_limits(args: &MatchArgs) -> Result<Limits, String> {
 }
 
 /// An engine's own limits: its spec's `tc=`/`st=`/`depth=`/`nodes=` over the match's.
-fn engine_limits(spec: &EngineSpec, shared: &Limits) -> Limits {
-    Limits {
+fn engine_limits(spec: &EngineSpec, shared: &MoveLimits) -> MoveLimits {
+    MoveLimits {
         time: spec.time.unwrap_or(shared.time),
         depth: spec.depth.or(shared.depth),
         nodes: spec.nodes.or(shared.nodes),
@@ -399,7 +399,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let specs = engine_specs(args)?;
     let variant = args.rules.variant()?;
     let shared = match_limits(args)?;
-    let limits: Vec<Limits> = specs.iter().map(|s| engine_limits(s, &shared)).collect();
+    let limits: Vec<MoveLimits> = specs.iter().map(|s| engine_limits(s, &shared)).collect();
     for (i, l) in limits.iter().enumerate() {
         if l.time == TimeControl::None && l.depth.is_none() && l.nodes.is_none() {
             return Err(format!(

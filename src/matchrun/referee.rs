@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::adjudicate::{DrawRule, ResignRule};
-use super::clock::{Clock, Limits, TimeControl};
+use super::clock::{MoveLimits, PlayerClock, TimeControl};
 use super::engine::{Engine, EngineSpec, Failure, Proto};
 use super::openings::Opening;
 use crate::game::{Game, GameError, Termination};
@@ -45,7 +45,7 @@ pub struct Seat {
     /// A label for debug output.
     pub label: String,
     /// Its time control and search limits.
-    pub limits: Limits,
+    pub limits: MoveLimits,
     /// How far past its time an answer may come and still count.
     pub grace: Duration,
     /// The running process (`None` before its first game and after a fault).
@@ -141,7 +141,7 @@ pub enum Ending {
 
 /// A finished game.
 #[derive(Clone, Debug)]
-pub struct Played {
+pub struct FinishedGame {
     /// The game as the referee kept it.
     pub game: Game,
     /// How it ended.
@@ -158,7 +158,7 @@ pub struct Played {
     pub book_plies: usize,
 }
 
-impl Played {
+impl FinishedGame {
     /// The termination reason in words, as written in the PGN comment.
     pub fn reason(&self) -> String {
         let scores = |s: [u32; 2]| format!("South {} - North {}", s[0], s[1]);
@@ -263,7 +263,12 @@ pub fn position_command(opening: &Opening, game: &Game) -> String {
 /// The `go` command for the side to move, from its own limits. With a clock, both sides'
 /// times are sent when both have one (time odds send each side's own figures); a side
 /// without a clock is left out.
-pub fn go_command(proto: Proto, limits: &Limits, clocks: &[Clock; 2], mover: Side) -> String {
+pub fn go_command(
+    proto: Proto,
+    limits: &MoveLimits,
+    clocks: &[PlayerClock; 2],
+    mover: Side,
+) -> String {
     let mut text = "go".to_string();
     match limits.time {
         TimeControl::None => {}
@@ -348,12 +353,12 @@ pub fn play(
     opening: &Opening,
     settings: &Settings,
     stop: &AtomicBool,
-) -> Option<Played> {
+) -> Option<FinishedGame> {
     let names = [seats[0].name.clone(), seats[1].name.clone()];
     let mut game = opening.game.clone();
     let book_plies = game.moves().len();
     let mut notes = Vec::new();
-    let finish = |game: Game, ending: Ending, notes: Vec<String>| -> Played {
+    let finish = |game: Game, ending: Ending, notes: Vec<String>| -> FinishedGame {
         let (outcome, scores) = match &ending {
             Ending::Rules(_) => (Outcome::from_status(game.status()), game.final_scores()),
             Ending::Resign { loser, .. } => (winner_outcome(loser.opponent()), None),
@@ -379,7 +384,7 @@ pub fn play(
             }
             Ending::Forfeit { loser, .. } => (winner_outcome(loser.opponent()), None),
         };
-        Played {
+        FinishedGame {
             game,
             ending,
             outcome,
@@ -406,8 +411,8 @@ pub fn play(
     }
 
     let mut clocks = [
-        Clock::new(seats[0].limits.time),
-        Clock::new(seats[1].limits.time),
+        PlayerClock::new(seats[0].limits.time),
+        PlayerClock::new(seats[1].limits.time),
     ];
     let mut plies = 0u32;
     // Each side's reported scores, its own view, one per move it made.

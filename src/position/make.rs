@@ -3,7 +3,7 @@
 //! registers too ([`Position::make_unhashed_moves`]).
 //!
 //! The 2N hole counts are held in a [`Wide`] and the whole sowing is one subtraction and two
-//! additions of [`Geometry::prefix`](super::packed::Geometry::prefix) entries. Captures and
+//! additions of [`RingTables::prefix`](super::packed::RingTables::prefix) entries. Captures and
 //! tuzdik deposits are byte masks; the landing count is read from the position before the
 //! move (the landing hole gets exactly one stone on this path), and whether it captures is
 //! worked out with arithmetic rather than branches, because it is a coin toss. The Zobrist

@@ -3,6 +3,7 @@
 //! leaf counter (position/leaves.rs) and the general make (position/general.rs).
 
 use super::{Effect, READ_SWITCHES, STANDARD_SWITCHES, has_standard_switches, with_row_len};
+use crate::rng::SplitMix;
 use crate::{Capture, Move, Position, Side, Sowing, Variant};
 
 fn play(fen: &str, variant: Variant, hole: u8) -> (Position, Effect) {
@@ -129,22 +130,6 @@ fn singleton_capture_needs_a_lone_stone() {
     assert_eq!(pos.stones(Side::North, 1), 4);
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn every_variant() -> Vec<Variant> {
     let mut all = Vec::new();
     for family in crate::Family::TOGUZ_FAMILY {
@@ -167,7 +152,7 @@ fn every_variant() -> Vec<Variant> {
 /// A random valid position: stones thrown unevenly into the holes (so that long, lapping
 /// sowings occur), random kazans below the win line or just over it, and, where the
 /// variant has them, random tuzdiks.
-fn scrambled(variant: Variant, rng: &mut Rng) -> Option<Position> {
+fn scrambled(variant: Variant, rng: &mut SplitMix) -> Option<Position> {
     let n = variant.holes_per_side();
     let total = variant.total_stones();
     let mut kazans = [0u32; 2];
@@ -288,7 +273,7 @@ fn check_moves_n<const N: usize>(pos: &Position) {
 #[test]
 #[ignore = "slow: about 12 s in a debug build; .ci/run runs it in release"]
 fn register_path_matches_the_general_path() {
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = SplitMix::new(0x5EED_1234_ABCD_0001);
     for variant in every_variant() {
         // Positions from random games.
         for _ in 0..40 {

@@ -1,6 +1,6 @@
 //! The packed board: the ring's hole counts held in registers ([`Wide`]), read as words by
 //! the evaluation and the move scan ([`Words`]), the constant tables of each row length
-//! ([`Geometry`], the sowing runs among them) and the one dispatch from a variant to its row
+//! ([`RingTables`], the sowing runs among them) and the one dispatch from a variant to its row
 //! length ([`with_row_len`]).
 //!
 //! A run of `len` single stones from ring index `start` is `prefix[start + len] -
@@ -187,7 +187,7 @@ impl Wide {
 }
 
 /// Constant tables for one row length `N` (ring of `2N`).
-pub(super) struct Geometry {
+pub(super) struct RingTables {
     /// `prefix[k]`, byte `j`: how many of `0..k` are `j` modulo the ring length (`k < 2R`).
     pub(super) prefix: [Wide; 2 * MAX_N * 2],
     /// 0xff in byte `i` (`i < 2R`).
@@ -206,9 +206,9 @@ pub(super) struct Geometry {
 /// The longest row.
 pub(super) const MAX_N: usize = 9;
 
-const fn geometry(n: usize) -> Geometry {
+const fn ring_tables(n: usize) -> RingTables {
     let ring = 2 * n;
-    let mut g = Geometry {
+    let mut g = RingTables {
         prefix: [Wide::ZERO; 2 * MAX_N * 2],
         byte: [Wide::ZERO; 2 * MAX_N],
         row: [Wide::ZERO; 2],
@@ -257,13 +257,13 @@ const fn geometry(n: usize) -> Geometry {
     g
 }
 
-/// Where a [`Geometry::runs`] entry keeps the last hole (5 bits) and the first; the holes
+/// Where a [`RingTables::runs`] entry keeps the last hole (5 bits) and the first; the holes
 /// reached are its bits `0..RUN_LAST`.
 pub(super) const RUN_LAST: u32 = 18;
 const RUN_START: u32 = 23;
-/// The flag of a [`Geometry::runs`] entry for no run: the move must be made another way.
+/// The flag of a [`RingTables::runs`] entry for no run: the move must be made another way.
 pub(super) const UNPREDICTED: u32 = 1 << 31;
-/// A [`Geometry::runs`] entry for no run: not predicted, and its last hole one past the ring,
+/// A [`RingTables::runs`] entry for no run: not predicted, and its last hole one past the ring,
 /// so that what a landing there takes comes out 0 with no branch.
 const NO_RUN: u32 = UNPREDICTED | 31 << RUN_LAST;
 
@@ -289,17 +289,17 @@ impl Run {
     }
 }
 
-static GEOMETRY_9: Geometry = geometry(9);
-static GEOMETRY_7: Geometry = geometry(7);
-static GEOMETRY_5: Geometry = geometry(5);
+static RING_TABLES_9: RingTables = ring_tables(9);
+static RING_TABLES_7: RingTables = ring_tables(7);
+static RING_TABLES_5: RingTables = ring_tables(5);
 
 /// The tables for row length `N` (a constant choice once monomorphised).
 #[inline(always)]
-pub(super) fn tables<const N: usize>() -> &'static Geometry {
+pub(super) fn tables<const N: usize>() -> &'static RingTables {
     match N {
-        9 => &GEOMETRY_9,
-        7 => &GEOMETRY_7,
-        _ => &GEOMETRY_5,
+        9 => &RING_TABLES_9,
+        7 => &RING_TABLES_7,
+        _ => &RING_TABLES_5,
     }
 }
 

@@ -506,10 +506,11 @@ mod tests {
     }
 
     #[test]
-    fn finished_positions_are_valid() {
-        let pos: Position = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w"
-            .parse()
-            .unwrap();
-        assert!(pos.legal_moves().is_empty());
+    fn a_finished_position_is_accepted_and_written_back_the_same() {
+        // South's kazan is over the line: the game is over, yet the string is a valid one.
+        let text = "0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 82 78 w";
+        let pos: Position = text.parse().unwrap();
+        assert_eq!(pos.status(), crate::Status::Won(crate::Side::South));
+        assert_eq!(pos.to_fen(1), format!("{text} 1"));
     }
 }

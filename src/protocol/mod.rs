@@ -13,7 +13,7 @@ use format::Style;
 pub use format::board_drawing;
 pub use output::{Output, shorten_quoted};
 pub use side::SIDE_ADVICE_MS;
-use tables::PendingLoads;
+use tables::{LoadRunning, PendingLoads};
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,8 +26,8 @@ use crate::moves::Move;
 use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
 use crate::search::{
-    self, Engine, Info, Limits, Outcome, Report, Score, ScoreBound, Searching, StopHandle,
-    calibration,
+    self, Engine, Info, Limits, Outcome, PendingTable, Report, Score, ScoreBound, Searching,
+    StopHandle, calibration,
 };
 use crate::solve::tables::Tables;
 use command::{Command, GoParams, Query, StartSpec};
@@ -157,6 +157,9 @@ pub struct Session {
     /// `isready` answers waiting for a load: every later command but `stop` and `ponderhit`
     /// waits for them, so that no answer overtakes a `readyok`.
     ready_waiters: Vec<JoinHandle<()>>,
+    /// A `Hash` table being allocated on a thread of its own (gigabytes take seconds to
+    /// zero): installed before the next search; `isready` waits for it, `quit` does not.
+    pending_hash: Option<PendingTable>,
 }
 
 impl Session {
@@ -175,6 +178,7 @@ impl Session {
             table_loaders: Vec::new(),
             pending_loads: Arc::default(),
             ready_waiters: Vec::new(),
+            pending_hash: None,
         }
     }
 
@@ -203,7 +207,10 @@ impl Session {
                 return true;
             }
         };
-        if !matches!(command, Command::Empty | Command::Stop | Command::PonderHit) {
+        if !matches!(
+            command,
+            Command::Empty | Command::Stop | Command::PonderHit | Command::Quit
+        ) {
             // No answer may come before the `readyok` of an earlier `isready`.
             self.answer_ready_waiters();
         }
@@ -211,6 +218,11 @@ impl Session {
             Command::Empty => {}
             Command::Quit => {
                 self.stop_job();
+                // A table still being zeroed is abandoned: `quit` does not wait seconds for
+                // memory nobody will use (an `isready` waiting for it gets no answer).
+                if self.pending_hash.is_none() {
+                    self.answer_ready_waiters();
+                }
                 return false;
             }
             Command::IsReady => self.is_ready(),
@@ -302,8 +314,14 @@ impl Session {
             Action::NewGame => self.engine.clear(),
             Action::Position(game) => self.game = game,
             Action::Perft(depth) => self.start_perft(depth),
-            Action::Go(params) => self.start_search(&params),
-            Action::Bench(depth) => self.start_bench(depth),
+            Action::Go(params) => {
+                self.install_hash();
+                self.start_search(&params);
+            }
+            Action::Bench(depth) => {
+                self.install_hash();
+                self.start_bench(depth);
+            }
             Action::Ignore => {}
         }
     }
@@ -317,6 +335,7 @@ impl Session {
         if let Some(job) = self.job.take() {
             job.work.wait();
         }
+        self.install_hash();
         // Every reply comes out before exit: table reports and `readyok`s too.
         for loader in self.table_loaders.drain(..) {
             let _ = loader.join();
@@ -370,11 +389,36 @@ impl Session {
         }
     }
 
+    /// Starts allocating the `Hash` table asked for on a thread of its own, so that `quit`,
+    /// `stop` and `isready` are answered meanwhile; `isready` says `readyok` once it is made.
+    /// Allocation failure must not abort the engine: the engine keeps the old size.
     fn resize_hash(&mut self, old_mib: usize) {
-        // Allocation failure must not abort the engine: the engine keeps the old size.
-        if let Err(error) = self.engine.set_hash_mib(self.options.hash_mib) {
-            self.options.hash_mib = old_mib;
-            self.out.error(&error.to_string());
+        self.install_hash();
+        let out = self.out.clone();
+        let running = LoadRunning::new(&self.pending_loads);
+        let started = self
+            .engine
+            .start_hash_resize(self.options.hash_mib, move |outcome| {
+                if let Err(error) = outcome {
+                    out.error(&error.to_string());
+                }
+                drop(running);
+            });
+        match started {
+            Ok(pending) => self.pending_hash = Some(pending),
+            Err(error) => {
+                self.options.hash_mib = old_mib;
+                self.out.error(&error.to_string());
+            }
+        }
+    }
+
+    /// Waits for a `Hash` table being allocated and puts it in use (its failure was reported
+    /// when it happened).
+    fn install_hash(&mut self) {
+        if let Some(pending) = self.pending_hash.take() {
+            let _ = self.engine.finish_hash_resize(pending);
+            self.options.hash_mib = self.engine.hash_mib();
         }
     }
 

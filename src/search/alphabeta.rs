@@ -6,7 +6,7 @@ use super::eval;
 use super::node::{FirstTests, Node, hash_n, kazan_total, make_child, position_hash, scan_n};
 use super::ordering::{self, Gain};
 use super::parameters::search as p;
-use super::picker::{MoveList, MovePicker, Picked};
+use super::picker::{MovePicker, OrderedMoves, Picked};
 use super::score::{
     INFINITY, MATE, MATE_BOUND, outcome_score, score_from_tt, score_to_tt, terminal_score,
 };
@@ -70,7 +70,7 @@ impl Worker<'_> {
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
         // Predicted captures by size, then the long sowings that may capture (key 1).
-        let mut captures = MoveList::EMPTY;
+        let mut captures = OrderedMoves::EMPTY;
         let mut bits = moves;
         while bits != 0 {
             let offset = bits.trailing_zeros() as usize;

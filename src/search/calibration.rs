@@ -19,15 +19,15 @@ use crate::search::{Score, TABLE_WIN};
 /// The margin model's weights: the expected final margin is
 /// `d + B * tanh(w · features)`, for the kazan margin `d` and the stones on the board `B`
 /// (see [`margin_features`]).
-pub const MARGIN_WEIGHTS: [f64; MARGIN_FEATURES] = [0.362325, -1.171050, 0.354272];
+pub const MARGIN_WEIGHTS: [f64; MARGIN_FEATURES] = [0.530246, -1.202040, 0.110275, -0.052223];
 
 /// The win/draw/loss model's weights: a win has the probability
 /// `σ((m - α) / β)` and a loss `σ((-m - α) / β)` for the expected margin `m` in stones, with
 /// `α = w0 + w1 φ` and `β = exp(w2 + w3 φ)` for the board's share of all stones `φ`.
-pub const WDL_WEIGHTS: [f64; WDL_PARAMETERS] = [1.218989, -0.724202, 1.258207, 2.433964];
+pub const WDL_WEIGHTS: [f64; WDL_PARAMETERS] = [1.326301, -0.854157, 1.365489, 2.335983];
 
 /// How many features the margin model reads.
-pub const MARGIN_FEATURES: usize = 3;
+pub const MARGIN_FEATURES: usize = 4;
 /// How many parameters the win/draw/loss model has.
 pub const WDL_PARAMETERS: usize = 4;
 
@@ -77,16 +77,20 @@ impl Material {
 }
 
 /// The margin model's features for an internal score (1/100 stone) in a position: the score
-/// and the kazan margin, each as a share of the stones still on the board, and the score as a
-/// share of all the game's stones. The tanh of their weighted sum is the share of the board's
-/// stones the side to move is expected to win beyond its kazan margin.
+/// and the kazan margin, each as a share of the stones still on the board, the score as a
+/// share of all the game's stones, and the first one's signed square. The tanh of their
+/// weighted sum is the share of the board's stones the side to move is expected to win
+/// beyond its kazan margin. (Without the square the model overshot large scores by 8 stones:
+/// the search's largest scores promise more than games give.)
 pub fn margin_features(internal: i32, material: &Material) -> [f64; MARGIN_FEATURES] {
     let stones = internal as f64 / 100.0;
     let on_board = material.on_board.max(1.0);
+    let share = stones / on_board;
     [
-        stones / on_board,
+        share,
         material.kazan_margin / on_board,
         stones / material.all_stones,
+        share * share.abs(),
     ]
 }
 

@@ -15,6 +15,7 @@ use super::pool;
 use super::score::{INFINITY, MATE, MATE_BOUND, table_score};
 use super::time::{Control, TimeManager};
 use super::tt::TranspositionTable;
+use super::turns::Turns;
 use super::worker::{Finished, Role, RootMove, Shared, Worker};
 use super::{Info, Limits, Outcome, Report, Score, ScoreBound, SearchOptions};
 use crate::game::Game;
@@ -342,6 +343,12 @@ impl Worker<'_> {
     }
 }
 
+/// The cores this process may run on (asked once: it reads the system's settings).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
 /// Runs a search of the game's current position. Blocks until it ends (by its limits or by
 /// `control.stop()`); `on_info` receives the reports of the main thread, which runs on the
 /// calling thread. Each of `helpers` (parked threads of the engine's pool) runs one helper
@@ -423,6 +430,7 @@ pub(crate) fn run(
         }),
         busy: (threads > 1).then(BusyMoves::new),
         unreserved_nodes: AtomicU64::new(limits.nodes.unwrap_or(0)),
+        turns: Turns::for_helpers(helpers.len(), cores()),
     });
     let root_moves: Vec<RootMove> = legal
         .iter()
@@ -448,10 +456,15 @@ pub(crate) fn run(
         let root_moves = root_moves.clone();
         let done = helpers_done.clone();
         let sent = helper.send(Box::new(move || {
-            let mut worker = Box::new(Worker::new(id, &shared, root_moves));
-            worker.iterate(&root, &mut |_| {});
-            worker.publish_nodes();
-            drop(worker);
+            if shared.turns.as_ref().is_none_or(Turns::take) {
+                let mut worker = Box::new(Worker::new(id, &shared, root_moves));
+                worker.iterate(&root, &mut |_| {});
+                worker.publish_nodes();
+                drop(worker);
+                if let Some(turns) = &shared.turns {
+                    turns.give_back();
+                }
+            }
             let _ = done.send(());
         }));
         helpers_running += usize::from(sent.is_ok());

@@ -190,6 +190,20 @@ pub struct Engine {
     level: Option<Level>,
 }
 
+/// A hash table being allocated on a thread of its own ([`Engine::start_hash_resize`]).
+#[derive(Debug)]
+pub struct PendingTable {
+    thread: std::thread::JoinHandle<(TranspositionTable, usize, Result<(), EngineError>)>,
+    asked: usize,
+}
+
+impl PendingTable {
+    /// Whether the table is made (then [`Engine::finish_hash_resize`] does not wait).
+    pub fn is_made(&self) -> bool {
+        self.thread.is_finished()
+    }
+}
+
 impl Default for Engine {
     fn default() -> Self {
         Engine::new()
@@ -265,24 +279,93 @@ impl Engine {
     /// assert_eq!(engine.hash_mib(), 64);
     /// ```
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
+        if mib == self.hash_mib {
+            // The same size: emptying the table is all there is to do.
+            self.clear();
+            return Ok(());
+        }
+        let pending = self.start_hash_resize(mib, |_| {})?;
+        self.finish_hash_resize(pending)
+    }
+
+    /// [`set_hash_mib`](Self::set_hash_mib) on a thread of its own, for front ends that must
+    /// go on answering while gigabytes are zeroed (a protocol session's `quit`). The old
+    /// table is freed at once, so that both never need to fit; until
+    /// [`finish_hash_resize`](Self::finish_hash_resize) installs the new one, searches use a
+    /// table of 1 MiB. `on_done` is called on the allocating thread with the outcome as soon
+    /// as it is known.
+    ///
+    /// ```
+    /// let mut engine = tuzdik::Engine::new();
+    /// let (done, outcome) = std::sync::mpsc::channel();
+    /// let pending = engine
+    ///     .start_hash_resize(32, move |result| done.send(result.is_ok()).unwrap())
+    ///     .unwrap();
+    /// assert!(outcome.recv().unwrap());
+    /// engine.finish_hash_resize(pending).unwrap();
+    /// assert_eq!(engine.hash_mib(), 32);
+    /// ```
+    pub fn start_hash_resize(
+        &mut self,
+        mib: usize,
+        on_done: impl FnOnce(&Result<(), EngineError>) + Send + 'static,
+    ) -> Result<PendingTable, EngineError> {
         if !(1..=MAX_HASH_MIB).contains(&mib) {
             return Err(EngineError::HashOutOfRange(mib));
         }
         self.end_running();
-        // The old table goes first, so that both never need to fit at once.
         let kept = self.hash_mib;
         self.tt = Arc::new(TranspositionTable::new(1));
-        match TranspositionTable::try_new(mib) {
-            Ok(table) => {
-                self.tt = Arc::new(table);
-                self.hash_mib = mib;
-                Ok(())
-            }
-            Err(_) => {
-                self.tt = Arc::new(TranspositionTable::new(kept));
-                Err(EngineError::Allocation { asked: mib, kept })
+        self.hash_mib = 1;
+        let allocate = move || {
+            let made = match TranspositionTable::try_new(mib) {
+                Ok(table) => (table, mib, Ok(())),
+                Err(_) => {
+                    let error = Err(EngineError::Allocation { asked: mib, kept });
+                    match TranspositionTable::try_new(kept) {
+                        Ok(table) => (table, kept, error),
+                        Err(_) => (TranspositionTable::new(1), 1, error),
+                    }
+                }
+            };
+            on_done(&made.2);
+            made
+        };
+        match std::thread::Builder::new()
+            .name("hash".into())
+            .spawn(allocate)
+        {
+            Ok(thread) => Ok(PendingTable { thread, asked: mib }),
+            Err(error) => {
+                // No thread for the work: the old size comes back at once, as on a failure.
+                if let Ok(table) = TranspositionTable::try_new(kept) {
+                    self.tt = Arc::new(table);
+                    self.hash_mib = kept;
+                }
+                Err(EngineError::Spawn(error))
             }
         }
+    }
+
+    /// Waits for a table started by [`start_hash_resize`](Self::start_hash_resize) and
+    /// installs it: the one asked for, or when its memory was not there, an empty one of the
+    /// old size (and the error says so).
+    pub fn finish_hash_resize(&mut self, pending: PendingTable) -> Result<(), EngineError> {
+        self.end_running();
+        let (table, mib, outcome) = match pending.thread.join() {
+            Ok(made) => made,
+            Err(_) => (
+                TranspositionTable::new(1),
+                1,
+                Err(EngineError::Allocation {
+                    asked: pending.asked,
+                    kept: 1,
+                }),
+            ),
+        };
+        self.tt = Arc::new(table);
+        self.hash_mib = mib;
+        outcome
     }
 
     /// Reports this many principal variations (at least 1; MultiPV).

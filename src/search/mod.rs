@@ -53,10 +53,11 @@ mod pool;
 mod score;
 pub mod time;
 pub mod tt;
+mod turns;
 mod types;
 mod worker;
 
-pub use engine::{Engine, EngineError, Searching, StopHandle};
+pub use engine::{Engine, EngineError, PendingTable, Searching, StopHandle};
 pub use score::{MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN, table_score};
 pub use types::{Info, Limits, Outcome, Report, Score, ScoreBound};
 

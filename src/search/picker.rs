@@ -34,7 +34,7 @@ pub(super) fn history_bucket_of(stones: u8) -> usize {
 /// only a read past it sorts the others. About a third of the lists end with a cutoff by
 /// their first move and need no sort.
 #[derive(Clone, Copy)]
-pub(super) struct MoveList {
+pub(super) struct OrderedMoves {
     /// `key << 4 | (15 - offset)` for the move of hole `offset + 1`: these plain integers are
     /// all different, larger for a larger key, and of equal keys larger for the lower hole,
     /// so ordering them orders by key with ties in hole order, as a stable sort would.
@@ -47,10 +47,10 @@ pub(super) struct MoveList {
     ordered: usize,
 }
 
-impl MoveList {
+impl OrderedMoves {
     /// Entries past the length are below every real one, so that the rank sort can compare
     /// all nine without looking at the length.
-    pub(super) const EMPTY: MoveList = MoveList {
+    pub(super) const EMPTY: OrderedMoves = OrderedMoves {
         entries: [i32::MIN; 9],
         len: 0,
         ordered: 0,
@@ -171,7 +171,7 @@ impl MoveOrder<'_> {
         scan: &Scan,
         side: Side,
         mask: u16,
-    ) -> MoveList {
+    ) -> OrderedMoves {
         let killer_bits = |killer: Option<Move>| killer.map_or(0, |mv| 1u32 << mv.mask_bit());
         let [first_killer, second_killer] = self.killers.map(killer_bits);
         let unknown = u32::from(scan.unknown());
@@ -187,12 +187,12 @@ impl MoveOrder<'_> {
                 lane(unknown),
             );
             entries[offset] = if lane(u32::from(mask)) {
-                MoveList::entry(offset, key)
+                OrderedMoves::entry(offset, key)
             } else {
                 i32::MIN
             };
         }
-        MoveList {
+        OrderedMoves {
             entries,
             len: mask.count_ones() as usize,
             ordered: 0,
@@ -208,8 +208,8 @@ impl MoveOrder<'_> {
         scan: &Scan,
         side: Side,
         mut mask: u16,
-    ) -> MoveList {
-        let mut list = MoveList::EMPTY;
+    ) -> OrderedMoves {
+        let mut list = OrderedMoves::EMPTY;
         let [first_killer, second_killer] = self.killers;
         while mask != 0 {
             let offset = mask.trailing_zeros() as usize;
@@ -247,7 +247,7 @@ pub(super) struct Picked {
 /// `busy.rs`).
 pub(super) struct MovePicker {
     tt_hole: Option<u8>,
-    rest: Option<MoveList>,
+    rest: Option<OrderedMoves>,
     next_in_rest: usize,
     /// The moves put off, each with its number in the order.
     deferred: [(u8, u8); 9],
@@ -275,7 +275,7 @@ impl MovePicker {
     pub(super) fn next(
         &mut self,
         index: usize,
-        order: impl FnOnce() -> MoveList,
+        order: impl FnOnce() -> OrderedMoves,
     ) -> Option<Picked> {
         if let (0, Some(hole)) = (index, self.tt_hole) {
             return Some(Picked {
@@ -315,7 +315,7 @@ impl MovePicker {
 
 #[cfg(test)]
 mod tests {
-    use super::{HISTORY_BUCKETS, MoveList, MoveOrder};
+    use super::{HISTORY_BUCKETS, MoveOrder, OrderedMoves};
     use crate::moves::Move;
     use crate::position::Position;
     use crate::search::TEST_SPECS as SPECS;
@@ -348,7 +348,7 @@ mod tests {
                 let side = pos.side_to_move();
                 let mut listed = order.listed(&pos, &scan, side, mask);
                 let mut lanes = with_search_rows!(variant, N, _M => order.lanes::<N>(&pos, &scan, side, mask));
-                let read = |list: &mut MoveList| (0..10).map_while(|i| list.get(i)).collect::<Vec<_>>();
+                let read = |list: &mut OrderedMoves| (0..10).map_while(|i| list.get(i)).collect::<Vec<_>>();
                 prop_assert_eq!(read(&mut lanes), read(&mut listed), "{}", pos);
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
@@ -365,7 +365,7 @@ mod tests {
             keys in prop::collection::vec(-40i32..40, 0..=9),
             reads in 0usize..=10,
         ) {
-            let mut list = MoveList::EMPTY;
+            let mut list = OrderedMoves::EMPTY;
             for (offset, &key) in keys.iter().enumerate() {
                 list.push(offset, key);
             }

@@ -9,10 +9,11 @@ use super::busy::BusyMoves;
 use super::node::{kazan_total, position_hash};
 use super::ordering::Scan;
 use super::parameters::search as p;
-use super::picker::{HISTORY_BUCKETS, MoveList, MoveOrder, history_bucket};
+use super::picker::{HISTORY_BUCKETS, MoveOrder, OrderedMoves, history_bucket};
 use super::score::table_score;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
+use super::turns::Turns;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{Position, Side};
@@ -51,6 +52,8 @@ pub(super) struct Shared {
     /// Under a `nodes` limit on several threads, the nodes not yet reserved by a thread: a
     /// thread searches only nodes it has reserved, so that all together stop at the limit.
     pub(super) unreserved_nodes: AtomicU64,
+    /// Turns on the processor for the helpers, when there are more threads than cores.
+    pub(super) turns: Option<Turns>,
 }
 
 /// A helper thread's completed iteration, for the main thread to take over.
@@ -67,6 +70,9 @@ impl Shared {
 
     pub(super) fn halt(&self) {
         self.stop.store(true, Ordering::Relaxed);
+        if let Some(turns) = &self.turns {
+            turns.close();
+        }
     }
 
     pub(super) fn total_nodes(&self) -> u64 {
@@ -221,6 +227,11 @@ pub(super) struct Worker<'a> {
 
 /// How often (in nodes) a thread publishes its count and looks at the stop flag and clock.
 pub(super) const CHECK_INTERVAL: u64 = 1024;
+
+/// How many nodes a helper searches in one turn when helpers take turns ([`Turns`]): about a
+/// millisecond, long enough that handing turns on costs little, short enough that every helper
+/// moves on.
+const TURN_NODES: u64 = 8 * CHECK_INTERVAL;
 /// The most nodes a thread of several reserves at once under a `nodes` limit.
 pub(super) const MAX_NODE_RESERVATION: u64 = 64;
 
@@ -361,6 +372,11 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
             } else if self.role == Role::Main {
                 self.check_main_limits(first_iteration);
+            } else if let Some(turns) = &self.shared.turns
+                && self.nodes.is_multiple_of(TURN_NODES)
+                && !turns.pass()
+            {
+                self.stopped = true;
             }
         }
         self.next_check = self.next_checkpoint();
@@ -417,7 +433,7 @@ impl<'a> Worker<'a> {
         side: Side,
         ply: usize,
         skip: Option<u8>,
-    ) -> MoveList {
+    ) -> OrderedMoves {
         let mut mask = scan.moves();
         if let Some(hole) = skip {
             mask &= !(1 << (hole - 1));

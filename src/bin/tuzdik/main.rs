@@ -57,7 +57,7 @@ enum Command {
     /// Play against the engine in the terminal.
     Play(tuzdik::interactive::PlayArgs),
     /// Annotate the games of a PGN file with the engine's scores and mark mistakes.
-    Analyse(tuzdik::interactive::AnalyseArgs),
+    Analyse(tuzdik::analyse::AnalyseArgs),
     /// Build (or resume, verify and probe) the table of exact values for every board with up
     /// to N stones: bestemshchi (docs/solve.md), togyz or kozdatu (docs/solve-toguz.md).
     Solve(SolveArgs),
@@ -635,7 +635,7 @@ fn main() -> ExitCode {
         Some(Command::Setup { variant, seed }) => run_setup(variant, *seed),
         Some(Command::Match(args)) => tuzdik::matchrun::run(args),
         Some(Command::Play(args)) => tuzdik::interactive::play(args),
-        Some(Command::Analyse(args)) => tuzdik::interactive::analyse(args),
+        Some(Command::Analyse(args)) => tuzdik::analyse::analyse(args),
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Tune(args)) => run_tune(args),
         Some(Command::Calibrate(args)) => run_calibrate(args),
