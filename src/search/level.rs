@@ -350,10 +350,10 @@ pub(crate) fn search_at(
             }
         },
     );
-    // The lines of the deepest iteration with all its lines, each move once.
-    let depth = lines.iter().map(|line| line.depth).min().unwrap_or(0);
+    // Each line's last complete report (an unfinished last iteration leaves some lines one
+    // iteration behind), each move once.
     let mut candidates: Vec<(Move, &Report)> = Vec::new();
-    for line in lines.iter().filter(|line| line.depth >= depth) {
+    for line in &lines {
         if !candidates.iter().any(|(mv, _)| *mv == line.pv[0]) {
             candidates.push((line.pv[0], line));
         }
