@@ -5,10 +5,11 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 
+use crate::diagram;
 use crate::game::Game;
 use crate::matchrun::RuleArgs;
 use crate::moves::Move;
-use crate::position::{Position, Side, Status};
+use crate::position::{Side, Status};
 use crate::record::Record;
 use crate::search::time::Clock;
 use crate::search::{Engine, Limits, Score, calibration};
@@ -115,97 +116,12 @@ fn think(game: &Game, movetime: Option<u64>, depth: Option<u32>, engine: &mut En
     }
 }
 
-/// A move as records write it: PlayOK's long form, with `(k)` after a capture.
-pub(crate) fn written(pos: &Position, mv: Move) -> String {
-    let effect = pos.effect_of(mv);
-    pos.long_notation(mv, effect.captured > 0 && !effect.made_tuzdik)
-}
-
 fn parse_side(text: &str) -> Result<Side, String> {
     match text.to_ascii_lowercase().as_str() {
         "south" | "s" | "white" | "w" | "1" | "p1" => Ok(Side::South),
         "north" | "n" | "black" | "b" | "2" | "p2" => Ok(Side::North),
         _ => Err(format!("--side {text}: expected south or north")),
     }
-}
-
-/// The board for a player: the opponent's row on top (read right to left, as it faces
-/// them), their own row below numbered 1..N from the left, the kazans beside each row, the
-/// hole the last move was played from in `[ ]` and where its last stone fell in `( )`.
-pub fn draw(game: &Game, bottom: Side, names: [&str; 2]) -> Vec<String> {
-    let pos = game.position();
-    let n = pos.variant().holes_per_side();
-    let top = bottom.opponent();
-    let last = game.moves().last().copied().and_then(|mv| {
-        let before = game.positions()[game.positions().len() - 2];
-        let mover = before.side_to_move();
-        let effect = before.effect_of(mv);
-        mv.source()
-            .map(|from| (before, mv, mover, usize::from(from), effect))
-    });
-    let cell = |side: Side, hole: usize| -> String {
-        let inner = if pos.is_tuzdik(side, hole) {
-            " X ".to_string()
-        } else {
-            format!("{:>3}", pos.stones(side, hole))
-        };
-        match last {
-            Some((_, _, mover, from, _)) if mover == side && from == hole => format!("[{inner}]"),
-            Some((_, _, _, _, effect))
-                if effect.landing_side == side && usize::from(effect.landing_hole) == hole =>
-            {
-                format!("({inner})")
-            }
-            _ => format!(" {inner} "),
-        }
-    };
-    let border = format!("   +{}", "-----+".repeat(n));
-    let top_holes: Vec<usize> = (1..=n).rev().collect();
-    let bottom_holes: Vec<usize> = (1..=n).collect();
-    let numbers = |holes: &[usize]| -> String {
-        let text: String = holes.iter().map(|h| format!("{h:>4}  ")).collect();
-        format!("   {}", text.trim_end())
-    };
-    let row = |side: Side, holes: &[usize]| -> String {
-        let cells: String = holes.iter().map(|&h| cell(side, h) + "|").collect();
-        format!("   |{cells}   kazan {:>3}", pos.kazan(side))
-    };
-    let label = |side: Side| format!("  {} ({side})", names[side.index()]);
-    let mut lines = vec![
-        label(top),
-        numbers(&top_holes),
-        border.clone(),
-        row(top, &top_holes),
-        border.clone(),
-        row(bottom, &bottom_holes),
-        border,
-        numbers(&bottom_holes),
-        label(bottom),
-    ];
-    for owner in Side::BOTH {
-        if let Some(hole) = pos.tuzdik(owner) {
-            lines.push(format!(
-                "  Tuzdik (X): {owner} owns {}'s hole {hole}; its stones go to {owner}'s kazan.",
-                owner.opponent()
-            ));
-        }
-    }
-    if let Some((before, mv, mover, from, effect)) = last {
-        let mut text = format!(
-            "  Last move: {mover} played hole {from} ({}): the last stone fell in {}'s hole {}",
-            written(&before, mv),
-            effect.landing_side,
-            effect.landing_hole
-        );
-        if effect.made_tuzdik {
-            text.push_str(", which became a tuzdik");
-        } else if effect.captured > 0 {
-            text.push_str(&format!(", capturing {}", effect.captured));
-        }
-        lines.push(text + ".");
-        lines.push("  [ ] = played from, ( ) = where the last stone fell".to_string());
-    }
-    lines
 }
 
 fn result_text(game: &Game, human: Side) -> String {
@@ -269,7 +185,7 @@ pub fn play_with(
         let drew = show_board;
         if show_board {
             writeln!(out).map_err(io)?;
-            for line in draw(&game, human, names) {
+            for line in diagram::board(&game, human, names) {
                 writeln!(out, "{line}").map_err(io)?;
             }
         }
@@ -290,7 +206,7 @@ pub fn play_with(
             let Some(mv) = verdict.best else {
                 return Err("the engine found no move in a game that is not over".to_string());
             };
-            let text = written(game.position(), mv);
+            let text = game.position().record_notation(mv);
             game.try_play(mv)
                 .map_err(|e| format!("the engine's move {mv}: {e}"))?;
             writeln!(
@@ -357,7 +273,7 @@ pub fn play_with(
                         writeln!(
                             out,
                             "Hint: {} ({} for you, depth {}).",
-                            written(game.position(), mv),
+                            game.position().record_notation(mv),
                             show(verdict.score),
                             verdict.depth
                         )
@@ -440,7 +356,7 @@ mod tests {
     fn the_board_shows_rows_kazans_and_the_last_move() {
         let mut game = Game::new(Variant::TOGYZ);
         game.play_text("8").unwrap();
-        let lines = draw(&game, Side::South, ["You", "Engine"]);
+        let lines = diagram::board(&game, Side::South, ["You", "Engine"]);
         let text = lines.join("\n");
         assert!(text.contains("[  1]"), "{text}");
         assert!(text.contains("(  0)"), "{text}");

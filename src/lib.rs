@@ -13,6 +13,7 @@
 
 pub mod analyse;
 pub mod calibrate;
+pub mod diagram;
 pub mod game;
 pub mod interactive;
 pub mod levels;

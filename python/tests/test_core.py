@@ -137,9 +137,12 @@ def test_pickle_copy_and_equality_keep_history_and_tags():
 
 
 def test_str_draws_the_board_like_d():
-    text = str(tuzdik.Game())
-    assert "N |" in text and "S |" in text
-    assert text.splitlines()[-1] == "togyz, South to move, fullmove 1"
+    game = tuzdik.Game()
+    game.play("87(10)")
+    lines = str(game).splitlines()
+    assert lines[0].strip() == "North" and lines[8].strip() == "South"
+    assert "(  0)" in lines[3] and "[  1]" in lines[5]  # where the last stone fell, played from
+    assert lines[-1] == "togyz, North to move, fullmove 1"
 
 
 def test_position_value_type():

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::game::Game;
-use crate::interactive::{Eval, negate, show, written};
+use crate::interactive::{Eval, negate, show};
 use crate::moves::Move;
 use crate::position::Side;
 use crate::record::Record;
@@ -467,7 +467,7 @@ fn analyse_game(
                 .collect();
             AnalysedMove {
                 mover,
-                played: written(before, played),
+                played: before.record_notation(played),
                 score: south_view(mover, negate(next.score)),
                 wdl: south_wdl(mover, flip(next.wdl)),
                 depth: next.depth,
@@ -502,7 +502,7 @@ fn notation(start: &crate::Position, pv: &[Move]) -> Vec<String> {
         if !pos.is_legal(mv) {
             break;
         }
-        out.push(written(&pos, mv));
+        out.push(pos.record_notation(mv));
         pos.play(mv);
     }
     out

@@ -393,7 +393,7 @@ mod tests {
     use super::*;
     use crate::analyse::ShownLine;
     use crate::game::Game;
-    use crate::interactive::{Eval, written};
+    use crate::interactive::Eval;
     use crate::record::Record;
     use crate::rng::SplitMix;
     use crate::search::Score;
@@ -425,7 +425,7 @@ mod tests {
 
     fn flagged(pos: &Position, class: Class) -> AnalysedMove {
         let moves = pos.legal_moves();
-        let text = |index: usize| written(pos, moves[index % moves.len()]);
+        let text = |index: usize| pos.record_notation(moves[index % moves.len()]);
         let mut mv = AnalysedMove::blunder_sample(
             pos.side_to_move(),
             text(0),

@@ -189,6 +189,20 @@ impl Position {
         }
         text
     }
+
+    /// A move as game records write it: the long form, with the mover's kazan in parentheses
+    /// after an even capture (PlayOK's `87(10)`).
+    ///
+    /// ```
+    /// use tuzdik::{Move, Position, Variant};
+    /// let pos = Position::start(Variant::TOGYZ);
+    /// assert_eq!(pos.record_notation(Move::hole(7)), "76");
+    /// assert_eq!(pos.record_notation(Move::hole(8)), "87(10)");
+    /// ```
+    pub fn record_notation(&self, mv: Move) -> String {
+        let effect = self.effect_of(mv);
+        self.long_notation(mv, effect.captured > 0 && !effect.made_tuzdik)
+    }
 }
 
 #[cfg(test)]

@@ -105,39 +105,13 @@ impl Style {
     }
 }
 
-/// The board as `d` draws it: North's row on top, read right to left (its hole 1 faces South's
-/// hole N), so the sowing ring runs counter-clockwise on the screen.
+/// The board as `d` draws it: [`crate::diagram::board`] from South's side (North's row on
+/// top, read right to left, so the sowing ring runs counter-clockwise on the screen), then a
+/// line with the rules, whose move it is or how the game ended, and the fullmove number.
 pub fn board_drawing(game: &Game) -> Vec<String> {
     let pos = game.position();
-    let n = pos.variant().holes_per_side();
-    let cell = |side: Side, hole: usize| {
-        if pos.is_tuzdik(side, hole) {
-            "  X ".to_string()
-        } else {
-            format!("{:>3} ", pos.stones(side, hole))
-        }
-    };
-    let border = format!("  +{}", "----+".repeat(n));
-    let north_numbers: String = (1..=n).rev().map(|h| format!("  {h}  ")).collect();
-    let south_numbers: String = (1..=n).map(|h| format!("  {h}  ")).collect();
-    let north_row: String = (1..=n).rev().map(|h| cell(Side::North, h) + "|").collect();
-    let south_row: String = (1..=n).map(|h| cell(Side::South, h) + "|").collect();
     let mover = pos.side_to_move();
-    // Mangala IV has no kazans: the fields hold what each player has captured.
-    let store = if pos.variant().is_mangala() {
-        "captured"
-    } else {
-        "kazan"
-    };
-    let mut lines = vec![
-        format!("  {north_numbers}").trim_end().to_string(),
-        border.clone(),
-        format!("N |{north_row}  {store} {:>3}", pos.kazan(Side::North)),
-        border.clone(),
-        format!("S |{south_row}  {store} {:>3}", pos.kazan(Side::South)),
-        border,
-        format!("  {south_numbers}").trim_end().to_string(),
-    ];
+    let mut lines = crate::diagram::board(game, Side::South, ["", ""]);
     let state = match game.termination() {
         Some(end) => format!(
             "game over: {} ({})",

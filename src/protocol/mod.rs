@@ -13,7 +13,7 @@ use format::Style;
 pub use format::board_drawing;
 pub use output::{Output, shorten_quoted};
 pub use side::SIDE_ADVICE_MS;
-use tables::{LoadRunning, PendingLoads};
+use tables::PendingLoads;
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -386,39 +386,6 @@ impl Session {
                 control.stop();
             }
             job.work.wait();
-        }
-    }
-
-    /// Starts allocating the `Hash` table asked for on a thread of its own, so that `quit`,
-    /// `stop` and `isready` are answered meanwhile; `isready` says `readyok` once it is made.
-    /// Allocation failure must not abort the engine: the engine keeps the old size.
-    fn resize_hash(&mut self, old_mib: usize) {
-        self.install_hash();
-        let out = self.out.clone();
-        let running = LoadRunning::new(&self.pending_loads);
-        let started = self
-            .engine
-            .start_hash_resize(self.options.hash_mib, move |outcome| {
-                if let Err(error) = outcome {
-                    out.error(&error.to_string());
-                }
-                drop(running);
-            });
-        match started {
-            Ok(pending) => self.pending_hash = Some(pending),
-            Err(error) => {
-                self.options.hash_mib = old_mib;
-                self.out.error(&error.to_string());
-            }
-        }
-    }
-
-    /// Waits for a `Hash` table being allocated and puts it in use (its failure was reported
-    /// when it happened).
-    fn install_hash(&mut self) {
-        if let Some(pending) = self.pending_hash.take() {
-            let _ = self.engine.finish_hash_resize(pending);
-            self.options.hash_mib = self.engine.hash_mib();
         }
     }
 

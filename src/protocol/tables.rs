@@ -1,5 +1,5 @@
-//! `TablePath`: endgame tables loaded on a thread of their own, and `isready` answered only
-//! once every load is done.
+//! What is made off the input thread, and `isready` answered only once it is done: endgame
+//! tables (`TablePath`) loaded, and the `Hash` table allocated.
 
 use super::*;
 
@@ -125,6 +125,39 @@ impl Session {
             Err(error) => self.out.error(&format!(
                 "could not start the table loader: {error}; keeping the previous tables"
             )),
+        }
+    }
+
+    /// Starts allocating the `Hash` table asked for on a thread of its own, so that `quit`,
+    /// `stop` and `isready` are answered meanwhile; `isready` says `readyok` once it is made.
+    /// Allocation failure must not abort the engine: the engine keeps the old size.
+    pub(super) fn resize_hash(&mut self, old_mib: usize) {
+        self.install_hash();
+        let out = self.out.clone();
+        let running = LoadRunning::new(&self.pending_loads);
+        let started = self
+            .engine
+            .start_hash_resize(self.options.hash_mib, move |outcome| {
+                if let Err(error) = outcome {
+                    out.error(&error.to_string());
+                }
+                drop(running);
+            });
+        match started {
+            Ok(pending) => self.pending_hash = Some(pending),
+            Err(error) => {
+                self.options.hash_mib = old_mib;
+                self.out.error(&error.to_string());
+            }
+        }
+    }
+
+    /// Waits for a `Hash` table being allocated and puts it in use (its failure was reported
+    /// when it happened).
+    pub(super) fn install_hash(&mut self) {
+        if let Some(pending) = self.pending_hash.take() {
+            let _ = self.engine.finish_hash_resize(pending);
+            self.options.hash_mib = self.engine.hash_mib();
         }
     }
 
