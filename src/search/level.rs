@@ -46,7 +46,7 @@ struct Rung {
 /// A hasty move's share of a level's nodes.
 const HASTY_SHARE: u64 = 16;
 
-/// The ladder (see `docs/levels.md`): placed so that Elo 1250 loses as much win expectation
+/// The ladder (see `docs/levels.md`): placed so that Elo 1240 loses as much win expectation
 /// per move as PlayOK's players rated 1200-1299 (measured by `tuzdik levels`), and spaced by
 /// matches between levels so that 100 UCI_Elo is about 100 Elo.
 const LADDER: [Rung; 9] = [

@@ -83,19 +83,19 @@ struct LevelsArgs {
     /// Rated games (PGN with WhiteElo/BlackElo), such as PlayOK's.
     pgn: std::path::PathBuf,
     /// Measure every N-th game.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 12)]
     every: usize,
     /// The judge's nodes per position.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 60_000)]
     judge_nodes: u64,
     /// The levels play every N-th position with a choice.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 8)]
     level_every: usize,
     /// The levels' Elos, comma-separated.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "800,1000,1200,1400,1600,1800,2000,2400"
+        default_value = "800,1000,1250,1500,1750,2000,2250"
     )]
     elos: Vec<u32>,
 }
