@@ -33,7 +33,7 @@ fn comments_give_internal_scores() {
 fn the_fit_recovers_the_margin_model_that_made_the_data() {
     // Data drawn from a known model plus noise: the fit must find margins close to it.
     let truth = Models {
-        margin: [0.5, -0.8, 0.2, 0.1],
+        margin: [0.5, -0.8, 0.2],
         wdl: [1.0, 0.5, 1.2, 0.8],
     };
     let mut rng = SplitMix::new(7);

@@ -196,7 +196,7 @@ impl Position {
     /// ```
     /// use tuzdik::{Move, Position, Variant};
     /// let pos = Position::start(Variant::TOGYZ);
-    /// assert_eq!(pos.record_notation(Move::hole(7)), "76");
+    /// assert_eq!(pos.record_notation(Move::hole(1)), "19");
     /// assert_eq!(pos.record_notation(Move::hole(8)), "87(10)");
     /// ```
     pub fn record_notation(&self, mv: Move) -> String {

@@ -19,15 +19,15 @@ use crate::search::{Score, TABLE_WIN};
 /// The margin model's weights: the expected final margin is
 /// `d + B * tanh(w · features)`, for the kazan margin `d` and the stones on the board `B`
 /// (see [`margin_features`]).
-pub const MARGIN_WEIGHTS: [f64; MARGIN_FEATURES] = [0.530246, -1.202040, 0.110275, -0.052223];
+pub const MARGIN_WEIGHTS: [f64; MARGIN_FEATURES] = [0.495825, -1.198989, 0.287319];
 
 /// The win/draw/loss model's weights: a win has the probability
 /// `σ((m - α) / β)` and a loss `σ((-m - α) / β)` for the expected margin `m` in stones, with
 /// `α = w0 + w1 φ` and `β = exp(w2 + w3 φ)` for the board's share of all stones `φ`.
-pub const WDL_WEIGHTS: [f64; WDL_PARAMETERS] = [1.326301, -0.854157, 1.365489, 2.335983];
+pub const WDL_WEIGHTS: [f64; WDL_PARAMETERS] = [1.394184, -0.910817, 1.385903, 2.388559];
 
 /// How many features the margin model reads.
-pub const MARGIN_FEATURES: usize = 4;
+pub const MARGIN_FEATURES: usize = 3;
 /// How many parameters the win/draw/loss model has.
 pub const WDL_PARAMETERS: usize = 4;
 
@@ -76,21 +76,25 @@ impl Material {
     }
 }
 
+/// The scale, in stones, beyond which the search's scores promise more than games give: a
+/// score enters the model as `S · tanh(score / S)` (close to itself below about S / 2). Without
+/// it the model put positions it judged beyond ±40 stones 8 stones above what their games
+/// gave; `S` is about the best of a scan from 15 to 1000 stones on the calibration games. A rising function of the score, so a better
+/// score never means a smaller margin.
+pub const SCORE_SCALE: f64 = 80.0;
+
 /// The margin model's features for an internal score (1/100 stone) in a position: the score
-/// and the kazan margin, each as a share of the stones still on the board, the score as a
-/// share of all the game's stones, and the first one's signed square. The tanh of their
-/// weighted sum is the share of the board's stones the side to move is expected to win
-/// beyond its kazan margin. (Without the square the model overshot large scores by 8 stones:
-/// the search's largest scores promise more than games give.)
+/// (softened by [`SCORE_SCALE`]) and the kazan margin, each as a share of the stones still on
+/// the board, and the softened score as a share of all the game's stones. The tanh of their
+/// weighted sum is the share of the board's stones the side to move is expected to win beyond
+/// its kazan margin.
 pub fn margin_features(internal: i32, material: &Material) -> [f64; MARGIN_FEATURES] {
-    let stones = internal as f64 / 100.0;
+    let stones = SCORE_SCALE * (internal as f64 / 100.0 / SCORE_SCALE).tanh();
     let on_board = material.on_board.max(1.0);
-    let share = stones / on_board;
     [
-        share,
+        stones / on_board,
         material.kazan_margin / on_board,
         stones / material.all_stones,
-        share * share.abs(),
     ]
 }
 
