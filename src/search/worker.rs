@@ -374,9 +374,19 @@ impl<'a> Worker<'a> {
                 self.check_main_limits(first_iteration);
             } else if let Some(turns) = &self.shared.turns
                 && self.nodes.is_multiple_of(TURN_NODES)
-                && !turns.pass()
             {
-                self.stopped = true;
+                // Nodes reserved under a `nodes` limit go back while this thread waits, so
+                // that the threads running can search them.
+                if self.reserved_up_to > self.nodes {
+                    let unspent = self.reserved_up_to - self.nodes;
+                    self.shared
+                        .unreserved_nodes
+                        .fetch_add(unspent, Ordering::Relaxed);
+                    self.reserved_up_to = self.nodes;
+                }
+                if !turns.pass() {
+                    self.stopped = true;
+                }
             }
         }
         self.next_check = self.next_checkpoint();
