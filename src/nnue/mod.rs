@@ -2,8 +2,9 @@
 //! quantised integer inference with SIMD, its file format, the training data format
 //! ([`data`]), self-play data generation ([`datagen`]) and the trainer ([`train`]).
 //!
-//! **The search does not use the net yet**: this module is the infrastructure of issue 36
-//! (see `docs/nnue.md`).
+//! The search uses a net only when one is set ([`crate::Engine::set_network`], the protocol's
+//! `EvalFile`), for Toguz Kumalak ([`supports`]); by default it evaluates by hand (see
+//! `docs/nnue.md`).
 //!
 //! The net: for each perspective (South's view, North's view) an accumulator of [`HIDDEN`]
 //! sums over the active inputs ([`features`]); the side to move's accumulator and then the
@@ -128,6 +129,12 @@ pub enum NetError {
     /// Not a net file at all.
     #[error("not a tuzdik net file (its first bytes are not 'TZNN')")]
     Magic,
+    /// A directory, a device or a pipe: nothing is read from it.
+    #[error("{path} is not a regular file")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
     /// A net of another version of the format.
     #[error("net file version {found}, this build reads version {VERSION}")]
     Version {
@@ -276,7 +283,7 @@ impl Network {
                 found_qb: qb,
             });
         }
-        let expected = HEADER_BYTES + (INPUTS * HIDDEN + 3 * HIDDEN) * 2 + 4;
+        let expected = Network::FILE_BYTES;
         if bytes.len() != expected {
             return Err(NetError::Length {
                 found: bytes.len(),
@@ -307,12 +314,29 @@ impl Network {
         })
     }
 
-    /// Reads a net file.
+    /// The length of a net file of this build's shape.
+    pub const FILE_BYTES: usize = HEADER_BYTES + (INPUTS * HIDDEN + 3 * HIDDEN) * 2 + 4;
+
+    /// Reads a net file. Only a regular file is read, and only when it is not far larger
+    /// than a net: a device or a huge file is refused before anything is read.
     pub fn load(path: &Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+        let io = |source| NetError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let metadata = std::fs::metadata(path).map_err(io)?;
+        if !metadata.is_file() {
+            return Err(NetError::NotAFile {
+                path: path.display().to_string(),
+            });
+        }
+        if metadata.len() > 4 * Network::FILE_BYTES as u64 {
+            return Err(NetError::Length {
+                found: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
+                expected: Network::FILE_BYTES,
+            });
+        }
+        let bytes = std::fs::read(path).map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
@@ -447,9 +471,18 @@ impl Accumulator {
     }
 }
 
-/// Whether the net can evaluate positions of `variant` (Toguz Kumalak's 9 holes a side).
+/// Whether the search evaluates positions of `variant` with a net: Toguz Kumalak under the
+/// standard rules, the games the nets learn from. Its switches (another sowing or capture
+/// rule) keep the hand-crafted evaluation, as the other families do.
+///
+/// ```
+/// use tuzdik::Variant;
+/// assert!(tuzdik::nnue::supports(Variant::TOGYZ));
+/// assert!(!tuzdik::nnue::supports("kozdatu".parse().unwrap()));
+/// assert!(!tuzdik::nnue::supports("togyz sowing=skip-origin".parse().unwrap()));
+/// ```
 pub fn supports(variant: Variant) -> bool {
-    variant.holes_per_side() == HOLES
+    variant == Variant::TOGYZ
 }
 
 #[cfg(test)]

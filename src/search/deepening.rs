@@ -423,6 +423,10 @@ pub(crate) fn run(
         }),
         busy: (threads > 1).then(BusyMoves::new),
         unreserved_nodes: AtomicU64::new(limits.nodes.unwrap_or(0)),
+        network: options
+            .network
+            .clone()
+            .filter(|_| crate::nnue::supports(root.variant())),
     });
     let root_moves: Vec<RootMove> = legal
         .iter()

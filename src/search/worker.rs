@@ -15,6 +15,7 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::nnue::{Accumulator, Network};
 use crate::position::{Position, Side};
 use crate::solve::tables::Tables;
 
@@ -51,6 +52,8 @@ pub(super) struct Shared {
     /// Under a `nodes` limit on several threads, the nodes not yet reserved by a thread: a
     /// thread searches only nodes it has reserved, so that all together stop at the limit.
     pub(super) unreserved_nodes: AtomicU64,
+    /// The net that evaluates the positions, when one is set and covers the root's variant.
+    pub(super) network: Option<Arc<Network>>,
 }
 
 /// A helper thread's completed iteration, for the main thread to take over.
@@ -217,6 +220,11 @@ pub(super) struct Worker<'a> {
     /// Set (with `stopped`) when the main thread drops its iteration because a helper has
     /// completed one at least as deep.
     pub(super) superseded: bool,
+    /// [`Shared::network`], one load away.
+    pub(super) network: Option<&'a Network>,
+    /// With a net, the accumulator of the node evaluated last at each ply: a node's is its
+    /// parent's brought up to date by the holes the move changed (empty without a net).
+    pub(super) accumulators: Vec<Accumulator>,
 }
 
 /// How often (in nodes) a thread publishes its count and looks at the stop flag and clock.
@@ -264,6 +272,10 @@ impl<'a> Worker<'a> {
             lmr: &LMR_TABLE,
             depth: u32::MAX,
             superseded: false,
+            network: shared.network.as_deref(),
+            accumulators: shared.network.as_deref().map_or_else(Vec::new, |network| {
+                vec![Accumulator::refresh(network, game.position()); MAX_PLY + 1]
+            }),
         };
         worker.next_check = worker.next_checkpoint();
         worker
