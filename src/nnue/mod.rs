@@ -420,34 +420,10 @@ impl Accumulator {
 
     /// [`update`](Self::update) on a chosen instruction set.
     pub fn update_with(&mut self, net: &Network, pos: &Position, path: simd::Path) -> usize {
-        let before = self.position;
-        let tuzdiks_changed = (0..2).any(|i| {
-            let side = Side::BOTH[i];
-            before.tuzdik(side) != pos.tuzdik(side)
-        });
-        // Ring indices whose count changed (bit r), then the kazans.
-        let mut holes_changed = 0u32;
-        for (r, (a, b)) in before.ring().iter().zip(pos.ring()).enumerate() {
-            if a != b || tuzdiks_changed {
-                holes_changed |= 1 << r;
-            }
-        }
+        let dirty = dirty_slots(&self.position, pos);
         let mut changed = 0;
         for (view, side) in Side::BOTH.into_iter().enumerate() {
-            let mut dirty = 0u32;
-            for slot in 0..2 * HOLES {
-                if holes_changed >> ring_index(side, slot) & 1 != 0 {
-                    dirty |= 1 << slot;
-                }
-            }
-            if tuzdiks_changed {
-                dirty |= 0b11 << (2 * HOLES);
-            }
-            for (index, owner) in [side, side.opponent()].into_iter().enumerate() {
-                if before.kazan(owner) != pos.kazan(owner) {
-                    dirty |= 1 << (2 * HOLES + 2 + index);
-                }
-            }
+            let mut dirty = dirty[view];
             while dirty != 0 {
                 let slot = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
@@ -469,6 +445,95 @@ impl Accumulator {
         self.position = *pos;
         changed
     }
+
+    /// Makes this the accumulator of `pos` from `parent`, the accumulator of another
+    /// position (the search's parent node): the same sums as `parent` cloned and
+    /// [`update`](Self::update)d, in one pass over each view's sums that copies them and
+    /// subtracts and adds every changed row at once (AVX2 keeps each lane in a register
+    /// meanwhile). Returns the slots changed.
+    pub fn update_from(&mut self, parent: &Accumulator, net: &Network, pos: &Position) -> usize {
+        self.update_from_with(parent, net, pos, simd::best())
+    }
+
+    /// [`update_from`](Self::update_from) on a chosen instruction set.
+    pub fn update_from_with(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        pos: &Position,
+        path: simd::Path,
+    ) -> usize {
+        let dirty = dirty_slots(&parent.position, pos);
+        let mut changed = 0;
+        for (view, side) in Side::BOTH.into_iter().enumerate() {
+            self.slots[view] = parent.slots[view];
+            let mut removed: [&[i16]; SLOTS] = [&[]; SLOTS];
+            let mut added: [&[i16]; SLOTS] = [&[]; SLOTS];
+            let (mut removals, mut additions) = (0, 0);
+            let mut dirty = dirty[view];
+            while dirty != 0 {
+                let slot = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let old = parent.slots[view][slot];
+                let new = slot_input(pos, side, slot);
+                if old == new {
+                    continue;
+                }
+                changed += 1;
+                if let Some(input) = old {
+                    removed[removals] = net.row(input);
+                    removals += 1;
+                }
+                if let Some(input) = new {
+                    added[additions] = net.row(input);
+                    additions += 1;
+                }
+                self.slots[view][slot] = new;
+            }
+            simd::copy_sub_add(
+                &mut self.values[view],
+                &parent.values[view],
+                &removed[..removals],
+                &added[..additions],
+                path,
+            );
+        }
+        self.position = *pos;
+        changed
+    }
+}
+
+/// For each view (South's, North's), the slots whose input may differ between `before` and
+/// `pos` (bit `slot`): the holes whose counts changed (all of them when a tuzdik changed,
+/// which empties a count slot), the tuzdiks, the kazans that changed.
+fn dirty_slots(before: &Position, pos: &Position) -> [u32; 2] {
+    let tuzdiks_changed = Side::BOTH
+        .into_iter()
+        .any(|side| before.tuzdik(side) != pos.tuzdik(side));
+    // Ring indices whose count changed (bit r).
+    let mut holes_changed = 0u32;
+    for (r, (a, b)) in before.ring().iter().zip(pos.ring()).enumerate() {
+        if a != b || tuzdiks_changed {
+            holes_changed |= 1 << r;
+        }
+    }
+    Side::BOTH.map(|side| {
+        let mut dirty = 0u32;
+        for slot in 0..2 * HOLES {
+            if holes_changed >> ring_index(side, slot) & 1 != 0 {
+                dirty |= 1 << slot;
+            }
+        }
+        if tuzdiks_changed {
+            dirty |= 0b11 << (2 * HOLES);
+        }
+        for (index, owner) in [side, side.opponent()].into_iter().enumerate() {
+            if before.kazan(owner) != pos.kazan(owner) {
+                dirty |= 1 << (2 * HOLES + 2 + index);
+            }
+        }
+        dirty
+    })
 }
 
 /// Whether the search evaluates positions of `variant` with a net: Toguz Kumalak under the

@@ -75,6 +75,34 @@ pub fn sub_assign(acc: &mut [i16; HIDDEN], row: &[i16], path: Path) {
     }
 }
 
+/// `acc[i] = from[i] - sum(removed rows)[i] + sum(added rows)[i]` (wrapping): a copy and
+/// several row updates in one pass.
+pub fn copy_sub_add(
+    acc: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    removed: &[&[i16]],
+    added: &[&[i16]],
+    path: Path,
+) {
+    assert!(removed.iter().chain(added).all(|row| row.len() == HIDDEN));
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `add_assign`; every row's length is checked above.
+        Path::Avx2 if std::arch::is_x86_feature_detected!("avx2") => unsafe {
+            x86::copy_sub_add_avx2(acc, from, removed, added)
+        },
+        _ => {
+            acc.copy_from_slice(from);
+            for row in removed {
+                sub_assign(acc, row, path);
+            }
+            for row in added {
+                add_assign(acc, row, path);
+            }
+        }
+    }
+}
+
 /// `sum(clamp(acc[i], 0, QA) * weights[i])` in 32 bits (it cannot overflow: trained weights are
 /// at most 1.98 * QB = 507 in size, so the sum stays below 512 * 255 * 507 < 2^27).
 pub fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16], path: Path) -> i32 {
@@ -115,6 +143,40 @@ mod x86 {
                     _mm256_add_epi16(value, r)
                 };
                 _mm256_storeu_si256(a, sum);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_sub_add_avx2(
+        acc: &mut [i16; HIDDEN],
+        from: &[i16; HIDDEN],
+        removed: &[&[i16]],
+        added: &[&[i16]],
+    ) {
+        // The 16 lanes of 16 sums stay in the 16 registers while every row goes by.
+        const LANES: usize = HIDDEN / 16;
+        let mut sums = [_mm256_setzero_si256(); LANES];
+        // SAFETY: every offset is below HIDDEN, the length of `acc`, `from` and every row
+        // (checked by the caller); unaligned loads and stores.
+        unsafe {
+            for (lane, sum) in sums.iter_mut().enumerate() {
+                *sum = _mm256_loadu_si256(from.as_ptr().add(lane * 16) as *const __m256i);
+            }
+            for row in removed {
+                for (lane, sum) in sums.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(lane * 16) as *const __m256i);
+                    *sum = _mm256_sub_epi16(*sum, r);
+                }
+            }
+            for row in added {
+                for (lane, sum) in sums.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.as_ptr().add(lane * 16) as *const __m256i);
+                    *sum = _mm256_add_epi16(*sum, r);
+                }
+            }
+            for (lane, sum) in sums.iter().enumerate() {
+                _mm256_storeu_si256(acc.as_mut_ptr().add(lane * 16) as *mut __m256i, *sum);
             }
         }
     }

@@ -38,16 +38,17 @@ impl Worker<'_> {
 
     /// The net's evaluation of the node at `ply`: its accumulator is its parent's (the one
     /// evaluated last at `ply - 1`) updated by the slots whose holes, kazans or tuzdiks the
-    /// move changed. Whatever position the parent's accumulator holds, the update diffs
-    /// against it, so a stale one costs time, never correctness.
+    /// move changed, copied and updated in one pass. Whatever position the parent's
+    /// accumulator holds, the update diffs against it, so a stale one costs time, never
+    /// correctness.
     #[inline(never)]
     fn network_score(&mut self, network: &Network, pos: &Position, ply: usize) -> i32 {
         let (parents, rest) = self.accumulators.split_at_mut(ply);
         let accumulator = &mut rest[0];
-        if let Some(parent) = parents.last() {
-            accumulator.clone_from(parent);
-        }
-        accumulator.update(network, pos);
+        match parents.last() {
+            Some(parent) => accumulator.update_from(parent, network, pos),
+            None => accumulator.update(network, pos),
+        };
         // Checked at every node in tests and debug builds: the incremental sums are the
         // sums from scratch.
         if cfg!(any(test, debug_assertions)) {
