@@ -61,10 +61,21 @@ pub const HEADER_BYTES: usize = 4 + 4 * 6 + 8;
 /// Float weights are clipped to this during training, so the quantised sums cannot overflow.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
+/// [`count_bucket`] of every count, for the search's updates.
+static COUNT_BUCKET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut count = 0;
+    while count < 256 {
+        table[count] = count_bucket(count as u8) as u8;
+        count += 1;
+    }
+    table
+};
+
 /// The count bucket of a hole holding `count` stones.
-pub fn count_bucket(count: u8) -> usize {
+pub const fn count_bucket(count: u8) -> usize {
     match count {
-        0..=15 => usize::from(count),
+        0..=15 => count as usize,
         16..=19 => 16,
         20..=24 => 17,
         25..=31 => 18,
@@ -74,15 +85,52 @@ pub fn count_bucket(count: u8) -> usize {
 
 /// The ring index (South's holes 0..9, North's 9..18) of `view`'s hole slot `slot` (0..18:
 /// its own row first).
+#[inline(always)]
 fn ring_index(view: Side, slot: usize) -> usize {
-    match view {
-        Side::South => slot,
-        Side::North => (slot + HOLES) % (2 * HOLES),
+    let index = slot + HOLES * view.index();
+    if index >= 2 * HOLES {
+        index - 2 * HOLES
+    } else {
+        index
     }
+}
+
+/// The ring indices of `pos`'s tuzdik holes (bit r).
+#[inline(always)]
+fn tuzdik_ring_mask(pos: &Position) -> u32 {
+    let mut mask = 0;
+    for owner in Side::BOTH {
+        if let Some(hole) = pos.tuzdik(owner) {
+            // A tuzdik lies on its owner's opponent's row.
+            mask |= 1 << (HOLES * owner.opponent().index() + usize::from(hole) - 1);
+        }
+    }
+    mask
+}
+
+/// [`slot_input`] for the search's updates: a hole slot's input from the ring and the
+/// tuzdik holes worked out once per update.
+#[inline(always)]
+fn fast_slot_input(
+    pos: &Position,
+    ring: &[u8],
+    tuzdiks: u32,
+    view: Side,
+    slot: usize,
+) -> Option<u16> {
+    if slot >= 2 * HOLES {
+        return slot_input(pos, view, slot);
+    }
+    let index = ring_index(view, slot);
+    if tuzdiks >> index & 1 != 0 {
+        return None;
+    }
+    Some((slot * COUNT_BUCKETS) as u16 + u16::from(COUNT_BUCKET[usize::from(ring[index])]))
 }
 
 /// The active input of one slot of `pos` seen by `view`, or `None` (a tuzdik hole's count
 /// slot, a tuzdik not made). See [`features`] for the slots.
+#[inline]
 pub fn slot_input(pos: &Position, view: Side, slot: usize) -> Option<u16> {
     let side_of = |index: usize| if index == 0 { view } else { view.opponent() };
     if slot < 2 * HOLES {
@@ -464,28 +512,29 @@ impl Accumulator {
         path: simd::Path,
     ) -> usize {
         let dirty = dirty_slots(&parent.position, pos);
+        let (ring, tuzdiks) = (pos.ring_n::<HOLES>(), tuzdik_ring_mask(pos));
         let mut changed = 0;
         for (view, side) in Side::BOTH.into_iter().enumerate() {
             self.slots[view] = parent.slots[view];
-            let mut removed: [&[i16]; SLOTS] = [&[]; SLOTS];
-            let mut added: [&[i16]; SLOTS] = [&[]; SLOTS];
+            let mut removed = [0u16; SLOTS];
+            let mut added = [0u16; SLOTS];
             let (mut removals, mut additions) = (0, 0);
             let mut dirty = dirty[view];
             while dirty != 0 {
                 let slot = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 let old = parent.slots[view][slot];
-                let new = slot_input(pos, side, slot);
+                let new = fast_slot_input(pos, ring, tuzdiks, side, slot);
                 if old == new {
                     continue;
                 }
                 changed += 1;
                 if let Some(input) = old {
-                    removed[removals] = net.row(input);
+                    removed[removals] = input;
                     removals += 1;
                 }
                 if let Some(input) = new {
-                    added[additions] = net.row(input);
+                    added[additions] = input;
                     additions += 1;
                 }
                 self.slots[view][slot] = new;
@@ -493,6 +542,7 @@ impl Accumulator {
             simd::copy_sub_add(
                 &mut self.values[view],
                 &parent.values[view],
+                &net.input_weights,
                 &removed[..removals],
                 &added[..additions],
                 path,
@@ -506,34 +556,31 @@ impl Accumulator {
 /// For each view (South's, North's), the slots whose input may differ between `before` and
 /// `pos` (bit `slot`): the holes whose counts changed (all of them when a tuzdik changed,
 /// which empties a count slot), the tuzdiks, the kazans that changed.
+#[inline]
 fn dirty_slots(before: &Position, pos: &Position) -> [u32; 2] {
-    let tuzdiks_changed = Side::BOTH
-        .into_iter()
-        .any(|side| before.tuzdik(side) != pos.tuzdik(side));
-    // Ring indices whose count changed (bit r).
-    let mut holes_changed = 0u32;
-    for (r, (a, b)) in before.ring().iter().zip(pos.ring()).enumerate() {
-        if a != b || tuzdiks_changed {
-            holes_changed |= 1 << r;
-        }
+    let (old, new) = (before.ring_n::<HOLES>(), pos.ring_n::<HOLES>());
+    // Ring indices whose count changed (bit r): South's slots are its ring indices.
+    let mut holes = 0u32;
+    for r in 0..2 * HOLES {
+        holes |= u32::from(old[r] != new[r]) << r;
     }
-    Side::BOTH.map(|side| {
-        let mut dirty = 0u32;
-        for slot in 0..2 * HOLES {
-            if holes_changed >> ring_index(side, slot) & 1 != 0 {
-                dirty |= 1 << slot;
-            }
-        }
-        if tuzdiks_changed {
-            dirty |= 0b11 << (2 * HOLES);
-        }
-        for (index, owner) in [side, side.opponent()].into_iter().enumerate() {
-            if before.kazan(owner) != pos.kazan(owner) {
-                dirty |= 1 << (2 * HOLES + 2 + index);
-            }
-        }
-        dirty
-    })
+    let mut tuzdiks = 0;
+    if Side::BOTH
+        .into_iter()
+        .any(|side| before.tuzdik(side) != pos.tuzdik(side))
+    {
+        holes = (1 << (2 * HOLES)) - 1;
+        tuzdiks = 0b11 << (2 * HOLES);
+    }
+    let kazan = |side: Side| u32::from(before.kazan(side) != pos.kazan(side));
+    let kazans =
+        |own: Side| kazan(own) << (2 * HOLES + 2) | kazan(own.opponent()) << (2 * HOLES + 3);
+    // North's slot s is ring index (s + 9) % 18: the ring's bits rotated by a row.
+    let north_holes = (holes >> HOLES | holes << HOLES) & ((1 << (2 * HOLES)) - 1);
+    [
+        holes | tuzdiks | kazans(Side::South),
+        north_holes | tuzdiks | kazans(Side::North),
+    ]
 }
 
 /// Whether the search evaluates positions of `variant` with a net: Toguz Kumalak under the

@@ -75,32 +75,47 @@ pub fn sub_assign(acc: &mut [i16; HIDDEN], row: &[i16], path: Path) {
     }
 }
 
-/// `acc[i] = from[i] - sum(removed rows)[i] + sum(added rows)[i]` (wrapping): a copy and
-/// several row updates in one pass.
+/// `acc[i] = from[i] - sum(removed rows)[i] + sum(added rows)[i]` (wrapping), the rows
+/// `HIDDEN`-long rows of `weights` numbered by `removed` and `added`: a copy and several row
+/// updates in one pass.
 pub fn copy_sub_add(
     acc: &mut [i16; HIDDEN],
     from: &[i16; HIDDEN],
-    removed: &[&[i16]],
-    added: &[&[i16]],
+    weights: &[i16],
+    removed: &[u16],
+    added: &[u16],
     path: Path,
 ) {
-    assert!(removed.iter().chain(added).all(|row| row.len() == HIDDEN));
+    let rows = weights.len() / HIDDEN;
+    assert!(
+        removed
+            .iter()
+            .chain(added)
+            .all(|&row| usize::from(row) < rows)
+    );
     match path {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `add_assign`; every row's length is checked above.
-        Path::Avx2 if std::arch::is_x86_feature_detected!("avx2") => unsafe {
-            x86::copy_sub_add_avx2(acc, from, removed, added)
+        // SAFETY: as in `add_assign`; every row is within `weights` (checked above).
+        Path::Avx2 if avx2() => unsafe {
+            x86::copy_sub_add_avx2(acc, from, weights, removed, added)
         },
         _ => {
+            let row = |input: u16| &weights[usize::from(input) * HIDDEN..][..HIDDEN];
             acc.copy_from_slice(from);
-            for row in removed {
-                sub_assign(acc, row, path);
+            for &input in removed {
+                sub_assign(acc, row(input), path);
             }
-            for row in added {
-                add_assign(acc, row, path);
+            for &input in added {
+                add_assign(acc, row(input), path);
             }
         }
     }
+}
+
+/// Whether the CPU has AVX2 (detected once).
+#[inline(always)]
+fn avx2() -> bool {
+    best() == Path::Avx2
 }
 
 /// `sum(clamp(acc[i], 0, QA) * weights[i])` in 32 bits (it cannot overflow: trained weights are
@@ -151,27 +166,31 @@ mod x86 {
     pub(super) unsafe fn copy_sub_add_avx2(
         acc: &mut [i16; HIDDEN],
         from: &[i16; HIDDEN],
-        removed: &[&[i16]],
-        added: &[&[i16]],
+        weights: &[i16],
+        removed: &[u16],
+        added: &[u16],
     ) {
         // The 16 lanes of 16 sums stay in the 16 registers while every row goes by.
         const LANES: usize = HIDDEN / 16;
         let mut sums = [_mm256_setzero_si256(); LANES];
-        // SAFETY: every offset is below HIDDEN, the length of `acc`, `from` and every row
-        // (checked by the caller); unaligned loads and stores.
+        // SAFETY: every row starts at `input * HIDDEN` with `input` below the row count (the
+        // caller checks), so every offset is within `weights`, and below HIDDEN within
+        // `acc` and `from`; unaligned loads and stores.
         unsafe {
             for (lane, sum) in sums.iter_mut().enumerate() {
                 *sum = _mm256_loadu_si256(from.as_ptr().add(lane * 16) as *const __m256i);
             }
-            for row in removed {
+            for &input in removed {
+                let row = weights.as_ptr().add(usize::from(input) * HIDDEN);
                 for (lane, sum) in sums.iter_mut().enumerate() {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(lane * 16) as *const __m256i);
+                    let r = _mm256_loadu_si256(row.add(lane * 16) as *const __m256i);
                     *sum = _mm256_sub_epi16(*sum, r);
                 }
             }
-            for row in added {
+            for &input in added {
+                let row = weights.as_ptr().add(usize::from(input) * HIDDEN);
                 for (lane, sum) in sums.iter_mut().enumerate() {
-                    let r = _mm256_loadu_si256(row.as_ptr().add(lane * 16) as *const __m256i);
+                    let r = _mm256_loadu_si256(row.add(lane * 16) as *const __m256i);
                     *sum = _mm256_add_epi16(*sum, r);
                 }
             }

@@ -123,7 +123,7 @@ proptest! {
     fn updates_from_a_parent_equal_a_refresh(seed in any::<u64>()) {
         let net = Network::seeded(seed);
         let positions = random_game(seed, 160);
-        let stranger = Accumulator::refresh(&net, &random_game(seed ^ 3, 40)[39]);
+        let stranger = Accumulator::refresh(&net, random_game(seed ^ 3, 40).last().unwrap());
         for path in simd::available() {
             for back in [1, 2] {
                 for window in positions.windows(back + 1) {
