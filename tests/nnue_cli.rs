@@ -1,5 +1,8 @@
-//! `tuzdik datagen` and `tuzdik train` through the real binary: a small run end to end, a
-//! resumed generation equal to an uninterrupted one, and clear errors for bad input.
+//! `tuzdik datagen`, `tuzdik train` and the `EvalFile` option through the real binary: a small
+//! run end to end, a resumed generation equal to an uninterrupted one, a net loaded and a bad
+//! one refused, and clear errors for bad input.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -125,22 +128,9 @@ fn bad_input_gets_a_clear_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The engine's protocol session fed `input` on stdin (its stdout).
+/// The engine's protocol session fed `input` on stdin: its stdout.
 fn session(input: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdik"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("the tuzdik binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    common::run_script(input).join("\n")
 }
 
 /// The node count of a `bench` output's last line (`<nodes> nodes <nps> nps`).
