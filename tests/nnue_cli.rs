@@ -1,5 +1,8 @@
-//! `tuzdik datagen` and `tuzdik train` through the real binary: a small run end to end, a
-//! resumed generation equal to an uninterrupted one, and clear errors for bad input.
+//! `tuzdik datagen`, `tuzdik train` and the `EvalFile` option through the real binary: a small
+//! run end to end, a resumed generation equal to an uninterrupted one, a net loaded and a bad
+//! one refused, and clear errors for bad input.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -122,5 +125,93 @@ fn bad_input_gets_a_clear_error() {
     let output = tuzdik(&["datagen", "--out", path(&dir.join("d.bin"))]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--games"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The engine's protocol session fed `input` on stdin: its stdout.
+fn session(input: &str) -> String {
+    common::run_script(input).join("\n")
+}
+
+/// The node count of a `bench` output's last line (`<nodes> nodes <nps> nps`).
+fn bench_nodes(text: &str) -> u64 {
+    let line = text
+        .lines()
+        .rev()
+        .find(|line| line.ends_with(" nps"))
+        .unwrap_or_else(|| panic!("no bench line in {text}"));
+    line.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn evalfile_loads_a_net_refuses_a_bad_file_and_keeps_the_net_in_use() {
+    let dir = scratch("evalfile");
+    let net = dir.join("net.nnue");
+    let network = tuzdik::nnue::Network::seeded(5);
+    network.save(&net).unwrap();
+    let hash = format!("{:016x}", network.hash());
+    let junk = dir.join("junk.nnue");
+    std::fs::write(&junk, b"not a net").unwrap();
+    let mut damaged = std::fs::read(&net).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    let damaged_path = dir.join("damaged.nnue");
+    std::fs::write(&damaged_path, damaged).unwrap();
+
+    let plain = tuzdik(&["bench", "3"]);
+    let plain_nodes = bench_nodes(&String::from_utf8_lossy(&plain.stdout));
+    let with_net = tuzdik(&["bench", "3", "--evalfile", path(&net)]);
+    assert!(with_net.status.success());
+    assert!(String::from_utf8_lossy(&with_net.stderr).contains(&hash));
+    let net_nodes = bench_nodes(&String::from_utf8_lossy(&with_net.stdout));
+    assert_ne!(net_nodes, plain_nodes, "the net is not used");
+    let again = tuzdik(&["bench", "3", "--evalfile", path(&net)]);
+    assert_eq!(
+        bench_nodes(&String::from_utf8_lossy(&again.stdout)),
+        net_nodes
+    );
+    let refused = tuzdik(&["bench", "3", "--evalfile", path(&junk)]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a tuzdik net file"));
+
+    // Every bad file is refused with its reason, and the net loaded first stays in use.
+    let out = session(&format!(
+        "uci\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {}\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {}\nbench 3\n",
+        path(&net),
+        path(&junk),
+        path(&damaged_path),
+        path(&dir.join("missing.nnue")),
+        path(&dir),
+    ));
+    assert!(out.contains("option name EvalFile type string default <empty>"));
+    assert!(out.contains(&format!("info string EvalFile: net {hash} from")));
+    for reason in [
+        "not a tuzdik net file",
+        "does not match its weights' hash",
+        "missing.nnue: No such file",
+        "is not a regular file",
+    ] {
+        assert!(
+            out.contains("info string error: EvalFile: ")
+                && out
+                    .lines()
+                    .any(|line| line.contains(reason)
+                        && line.contains("keeping the evaluation in use")),
+            "{reason}: {out}"
+        );
+    }
+    assert!(out.contains(&format!("info string bench net {hash}")));
+    assert_eq!(bench_nodes(&out), net_nodes);
+
+    // `<empty>` goes back to the hand-crafted evaluation.
+    let out = session(&format!(
+        "setoption name EvalFile value {}\nsetoption name EvalFile value <empty>\nbench 3\n",
+        path(&net)
+    ));
+    assert!(out.contains("info string EvalFile: the hand-crafted evaluation"));
+    assert!(!out.contains("bench net"));
+    assert_eq!(bench_nodes(&out), plain_nodes);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,8 +2,9 @@
 //! quantised integer inference with SIMD, its file format, the training data format
 //! ([`data`]), self-play data generation ([`datagen`]) and the trainer ([`train`]).
 //!
-//! **The search does not use the net yet**: this module is the infrastructure of issue 36
-//! (see `docs/nnue.md`).
+//! The search uses a net only when one is set ([`crate::Engine::set_network`], the protocol's
+//! `EvalFile`), for Toguz Kumalak ([`supports`]); by default it evaluates by hand (see
+//! `docs/nnue.md`).
 //!
 //! The net: for each perspective (South's view, North's view) an accumulator of [`HIDDEN`]
 //! sums over the active inputs ([`features`]); the side to move's accumulator and then the
@@ -60,10 +61,21 @@ pub const HEADER_BYTES: usize = 4 + 4 * 6 + 8;
 /// Float weights are clipped to this during training, so the quantised sums cannot overflow.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
+/// [`count_bucket`] of every count, for the search's updates.
+static COUNT_BUCKET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut count = 0;
+    while count < 256 {
+        table[count] = count_bucket(count as u8) as u8;
+        count += 1;
+    }
+    table
+};
+
 /// The count bucket of a hole holding `count` stones.
-pub fn count_bucket(count: u8) -> usize {
+pub const fn count_bucket(count: u8) -> usize {
     match count {
-        0..=15 => usize::from(count),
+        0..=15 => count as usize,
         16..=19 => 16,
         20..=24 => 17,
         25..=31 => 18,
@@ -73,15 +85,52 @@ pub fn count_bucket(count: u8) -> usize {
 
 /// The ring index (South's holes 0..9, North's 9..18) of `view`'s hole slot `slot` (0..18:
 /// its own row first).
+#[inline(always)]
 fn ring_index(view: Side, slot: usize) -> usize {
-    match view {
-        Side::South => slot,
-        Side::North => (slot + HOLES) % (2 * HOLES),
+    let index = slot + HOLES * view.index();
+    if index >= 2 * HOLES {
+        index - 2 * HOLES
+    } else {
+        index
     }
+}
+
+/// The ring indices of `pos`'s tuzdik holes (bit r).
+#[inline(always)]
+fn tuzdik_ring_mask(pos: &Position) -> u32 {
+    let mut mask = 0;
+    for owner in Side::BOTH {
+        if let Some(hole) = pos.tuzdik(owner) {
+            // A tuzdik lies on its owner's opponent's row.
+            mask |= 1 << (HOLES * owner.opponent().index() + usize::from(hole) - 1);
+        }
+    }
+    mask
+}
+
+/// [`slot_input`] for the search's updates: a hole slot's input from the ring and the
+/// tuzdik holes worked out once per update.
+#[inline(always)]
+fn fast_slot_input(
+    pos: &Position,
+    ring: &[u8],
+    tuzdiks: u32,
+    view: Side,
+    slot: usize,
+) -> Option<u16> {
+    if slot >= 2 * HOLES {
+        return slot_input(pos, view, slot);
+    }
+    let index = ring_index(view, slot);
+    if tuzdiks >> index & 1 != 0 {
+        return None;
+    }
+    Some((slot * COUNT_BUCKETS) as u16 + u16::from(COUNT_BUCKET[usize::from(ring[index])]))
 }
 
 /// The active input of one slot of `pos` seen by `view`, or `None` (a tuzdik hole's count
 /// slot, a tuzdik not made). See [`features`] for the slots.
+#[inline]
 pub fn slot_input(pos: &Position, view: Side, slot: usize) -> Option<u16> {
     let side_of = |index: usize| if index == 0 { view } else { view.opponent() };
     if slot < 2 * HOLES {
@@ -128,6 +177,12 @@ pub enum NetError {
     /// Not a net file at all.
     #[error("not a tuzdik net file (its first bytes are not 'TZNN')")]
     Magic,
+    /// A directory, a device or a pipe: nothing is read from it.
+    #[error("{path} is not a regular file")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
     /// A net of another version of the format.
     #[error("net file version {found}, this build reads version {VERSION}")]
     Version {
@@ -276,7 +331,7 @@ impl Network {
                 found_qb: qb,
             });
         }
-        let expected = HEADER_BYTES + (INPUTS * HIDDEN + 3 * HIDDEN) * 2 + 4;
+        let expected = Network::FILE_BYTES;
         if bytes.len() != expected {
             return Err(NetError::Length {
                 found: bytes.len(),
@@ -307,12 +362,29 @@ impl Network {
         })
     }
 
-    /// Reads a net file.
+    /// The length of a net file of this build's shape.
+    pub const FILE_BYTES: usize = HEADER_BYTES + (INPUTS * HIDDEN + 3 * HIDDEN) * 2 + 4;
+
+    /// Reads a net file. Only a regular file is read, and only when it is not far larger
+    /// than a net: a device or a huge file is refused before anything is read.
     pub fn load(path: &Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+        let io = |source| NetError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let metadata = std::fs::metadata(path).map_err(io)?;
+        if !metadata.is_file() {
+            return Err(NetError::NotAFile {
+                path: path.display().to_string(),
+            });
+        }
+        if metadata.len() > 4 * Network::FILE_BYTES as u64 {
+            return Err(NetError::Length {
+                found: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
+                expected: Network::FILE_BYTES,
+            });
+        }
+        let bytes = std::fs::read(path).map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
@@ -396,34 +468,10 @@ impl Accumulator {
 
     /// [`update`](Self::update) on a chosen instruction set.
     pub fn update_with(&mut self, net: &Network, pos: &Position, path: simd::Path) -> usize {
-        let before = self.position;
-        let tuzdiks_changed = (0..2).any(|i| {
-            let side = Side::BOTH[i];
-            before.tuzdik(side) != pos.tuzdik(side)
-        });
-        // Ring indices whose count changed (bit r), then the kazans.
-        let mut holes_changed = 0u32;
-        for (r, (a, b)) in before.ring().iter().zip(pos.ring()).enumerate() {
-            if a != b || tuzdiks_changed {
-                holes_changed |= 1 << r;
-            }
-        }
+        let dirty = dirty_slots(&self.position, pos);
         let mut changed = 0;
         for (view, side) in Side::BOTH.into_iter().enumerate() {
-            let mut dirty = 0u32;
-            for slot in 0..2 * HOLES {
-                if holes_changed >> ring_index(side, slot) & 1 != 0 {
-                    dirty |= 1 << slot;
-                }
-            }
-            if tuzdiks_changed {
-                dirty |= 0b11 << (2 * HOLES);
-            }
-            for (index, owner) in [side, side.opponent()].into_iter().enumerate() {
-                if before.kazan(owner) != pos.kazan(owner) {
-                    dirty |= 1 << (2 * HOLES + 2 + index);
-                }
-            }
+            let mut dirty = dirty[view];
             while dirty != 0 {
                 let slot = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
@@ -445,11 +493,108 @@ impl Accumulator {
         self.position = *pos;
         changed
     }
+
+    /// Makes this the accumulator of `pos` from `parent`, the accumulator of another
+    /// position (the search's parent node): the same sums as `parent` cloned and
+    /// [`update`](Self::update)d, in one pass over each view's sums that copies them and
+    /// subtracts and adds every changed row at once (AVX2 keeps each lane in a register
+    /// meanwhile). Returns the slots changed.
+    pub fn update_from(&mut self, parent: &Accumulator, net: &Network, pos: &Position) -> usize {
+        self.update_from_with(parent, net, pos, simd::best())
+    }
+
+    /// [`update_from`](Self::update_from) on a chosen instruction set.
+    pub fn update_from_with(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        pos: &Position,
+        path: simd::Path,
+    ) -> usize {
+        let dirty = dirty_slots(&parent.position, pos);
+        let (ring, tuzdiks) = (pos.ring_n::<HOLES>(), tuzdik_ring_mask(pos));
+        let mut changed = 0;
+        for (view, side) in Side::BOTH.into_iter().enumerate() {
+            self.slots[view] = parent.slots[view];
+            let mut removed = [0u16; SLOTS];
+            let mut added = [0u16; SLOTS];
+            let (mut removals, mut additions) = (0, 0);
+            let mut dirty = dirty[view];
+            while dirty != 0 {
+                let slot = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let old = parent.slots[view][slot];
+                let new = fast_slot_input(pos, ring, tuzdiks, side, slot);
+                if old == new {
+                    continue;
+                }
+                changed += 1;
+                if let Some(input) = old {
+                    removed[removals] = input;
+                    removals += 1;
+                }
+                if let Some(input) = new {
+                    added[additions] = input;
+                    additions += 1;
+                }
+                self.slots[view][slot] = new;
+            }
+            simd::copy_sub_add(
+                &mut self.values[view],
+                &parent.values[view],
+                &net.input_weights,
+                &removed[..removals],
+                &added[..additions],
+                path,
+            );
+        }
+        self.position = *pos;
+        changed
+    }
 }
 
-/// Whether the net can evaluate positions of `variant` (Toguz Kumalak's 9 holes a side).
+/// For each view (South's, North's), the slots whose input may differ between `before` and
+/// `pos` (bit `slot`): the holes whose counts changed (all of them when a tuzdik changed,
+/// which empties a count slot), the tuzdiks, the kazans that changed.
+#[inline]
+fn dirty_slots(before: &Position, pos: &Position) -> [u32; 2] {
+    let (old, new) = (before.ring_n::<HOLES>(), pos.ring_n::<HOLES>());
+    // Ring indices whose count changed (bit r): South's slots are its ring indices.
+    let mut holes = 0u32;
+    for r in 0..2 * HOLES {
+        holes |= u32::from(old[r] != new[r]) << r;
+    }
+    let mut tuzdiks = 0;
+    if Side::BOTH
+        .into_iter()
+        .any(|side| before.tuzdik(side) != pos.tuzdik(side))
+    {
+        holes = (1 << (2 * HOLES)) - 1;
+        tuzdiks = 0b11 << (2 * HOLES);
+    }
+    let kazan = |side: Side| u32::from(before.kazan(side) != pos.kazan(side));
+    let kazans =
+        |own: Side| kazan(own) << (2 * HOLES + 2) | kazan(own.opponent()) << (2 * HOLES + 3);
+    // North's slot s is ring index (s + 9) % 18: the ring's bits rotated by a row.
+    let north_holes = (holes >> HOLES | holes << HOLES) & ((1 << (2 * HOLES)) - 1);
+    [
+        holes | tuzdiks | kazans(Side::South),
+        north_holes | tuzdiks | kazans(Side::North),
+    ]
+}
+
+/// Whether the search evaluates positions of `variant` with a net: Toguz Kumalak under the
+/// standard rules, the games the nets learn from. Its switches (another sowing or capture
+/// rule) keep the hand-crafted evaluation, as the other families do.
+///
+/// ```
+/// use tuzdik::Variant;
+/// assert!(tuzdik::nnue::supports(Variant::TOGYZ));
+/// assert!(!tuzdik::nnue::supports("kozdatu".parse().unwrap()));
+/// assert!(!tuzdik::nnue::supports("togyz sowing=skip-origin".parse().unwrap()));
+/// ```
 pub fn supports(variant: Variant) -> bool {
-    variant.holes_per_side() == HOLES
+    variant == Variant::TOGYZ
 }
 
 #[cfg(test)]

@@ -75,6 +75,49 @@ pub fn sub_assign(acc: &mut [i16; HIDDEN], row: &[i16], path: Path) {
     }
 }
 
+/// `acc[i] = from[i] - sum(removed rows)[i] + sum(added rows)[i]` (wrapping), the rows
+/// `HIDDEN`-long rows of `weights` numbered by `removed` and `added`: a copy and several row
+/// updates in one pass.
+pub fn copy_sub_add(
+    acc: &mut [i16; HIDDEN],
+    from: &[i16; HIDDEN],
+    weights: &[i16],
+    removed: &[u16],
+    added: &[u16],
+    path: Path,
+) {
+    let rows = weights.len() / HIDDEN;
+    assert!(
+        removed
+            .iter()
+            .chain(added)
+            .all(|&row| usize::from(row) < rows)
+    );
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `add_assign`; every row is within `weights` (checked above).
+        Path::Avx2 if avx2() => unsafe {
+            x86::copy_sub_add_avx2(acc, from, weights, removed, added)
+        },
+        _ => {
+            let row = |input: u16| &weights[usize::from(input) * HIDDEN..][..HIDDEN];
+            acc.copy_from_slice(from);
+            for &input in removed {
+                sub_assign(acc, row(input), path);
+            }
+            for &input in added {
+                add_assign(acc, row(input), path);
+            }
+        }
+    }
+}
+
+/// Whether the CPU has AVX2 (detected once).
+#[inline(always)]
+fn avx2() -> bool {
+    best() == Path::Avx2
+}
+
 /// `sum(clamp(acc[i], 0, QA) * weights[i])` in 32 bits (it cannot overflow: trained weights are
 /// at most 1.98 * QB = 507 in size, so the sum stays below 512 * 255 * 507 < 2^27).
 pub fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16], path: Path) -> i32 {
@@ -115,6 +158,44 @@ mod x86 {
                     _mm256_add_epi16(value, r)
                 };
                 _mm256_storeu_si256(a, sum);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_sub_add_avx2(
+        acc: &mut [i16; HIDDEN],
+        from: &[i16; HIDDEN],
+        weights: &[i16],
+        removed: &[u16],
+        added: &[u16],
+    ) {
+        // The 16 lanes of 16 sums stay in the 16 registers while every row goes by.
+        const LANES: usize = HIDDEN / 16;
+        let mut sums = [_mm256_setzero_si256(); LANES];
+        // SAFETY: every row starts at `input * HIDDEN` with `input` below the row count (the
+        // caller checks), so every offset is within `weights`, and below HIDDEN within
+        // `acc` and `from`; unaligned loads and stores.
+        unsafe {
+            for (lane, sum) in sums.iter_mut().enumerate() {
+                *sum = _mm256_loadu_si256(from.as_ptr().add(lane * 16) as *const __m256i);
+            }
+            for &input in removed {
+                let row = weights.as_ptr().add(usize::from(input) * HIDDEN);
+                for (lane, sum) in sums.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.add(lane * 16) as *const __m256i);
+                    *sum = _mm256_sub_epi16(*sum, r);
+                }
+            }
+            for &input in added {
+                let row = weights.as_ptr().add(usize::from(input) * HIDDEN);
+                for (lane, sum) in sums.iter_mut().enumerate() {
+                    let r = _mm256_loadu_si256(row.add(lane * 16) as *const __m256i);
+                    *sum = _mm256_add_epi16(*sum, r);
+                }
+            }
+            for (lane, sum) in sums.iter().enumerate() {
+                _mm256_storeu_si256(acc.as_mut_ptr().add(lane * 16) as *mut __m256i, *sum);
             }
         }
     }

@@ -116,6 +116,30 @@ proptest! {
         }
     }
 
+    /// `update_from` a parent equals the parent cloned and updated, on every path: from the
+    /// position just before (a move), from one two plies back (a sibling's stale
+    /// accumulator), and into an accumulator that held anything before.
+    #[test]
+    fn updates_from_a_parent_equal_a_refresh(seed in any::<u64>()) {
+        let net = Network::seeded(seed);
+        let positions = random_game(seed, 160);
+        let stranger = Accumulator::refresh(&net, random_game(seed ^ 3, 40).last().unwrap());
+        for path in simd::available() {
+            for back in [1, 2] {
+                for window in positions.windows(back + 1) {
+                    let parent = Accumulator::refresh_with(&net, &window[0], path);
+                    let pos = &window[back];
+                    let mut child = stranger.clone();
+                    let changed = child.update_from_with(&parent, &net, pos, path);
+                    let mut expected = parent.clone();
+                    prop_assert_eq!(changed, expected.update_with(&net, pos, path));
+                    prop_assert_eq!(&child, &expected);
+                    prop_assert_eq!(&child, &Accumulator::refresh_with(&net, pos, simd::Path::Scalar));
+                }
+            }
+        }
+    }
+
     #[test]
     fn records_round_trip(seed in any::<u64>(), score in any::<i16>(), margin in any::<i16>(), game in any::<u32>(), result in -1i8..=1) {
         for position in random_game(seed, 100) {

@@ -23,6 +23,7 @@ use std::thread::JoinHandle;
 
 use crate::game::Game;
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
 use crate::search::{
@@ -127,6 +128,8 @@ struct LoadedTables {
 enum Action {
     /// The options after a `setoption`, and what it changed.
     Options(Options, Changed),
+    /// `EvalFile`: the net read (`None`: the hand-crafted evaluation) and its path.
+    Network(Option<Arc<Network>>, String),
     NewGame,
     Position(Game),
     Perft(u32),
@@ -267,6 +270,17 @@ impl Session {
     /// Checks a state-changing command and works out what it does, without doing it.
     fn prepare(&self, command: Command) -> Result<Action, String> {
         Ok(match command {
+            Command::SetOption { name, value } if name.eq_ignore_ascii_case("evalfile") => {
+                let path = value.as_deref().unwrap_or("").trim();
+                if path.is_empty() || path.eq_ignore_ascii_case("<empty>") {
+                    Action::Network(None, String::new())
+                } else {
+                    let network = Network::load(std::path::Path::new(path)).map_err(|error| {
+                        format!("EvalFile: {error}; keeping the evaluation in use")
+                    })?;
+                    Action::Network(Some(Arc::new(network)), path.to_string())
+                }
+            }
             Command::SetOption { name, value } => {
                 let mut options = self.options.clone();
                 let changed = options.set(&name, value.as_deref())?;
@@ -310,6 +324,16 @@ impl Session {
                     self.out
                         .error(&format!("Threads: {error}; keeping {}", before.threads));
                 }
+            }
+            Action::Network(network, path) => {
+                self.out.line(&match &network {
+                    Some(network) => format!(
+                        "info string EvalFile: net {:016x} from {path} (Toguz Kumalak)",
+                        network.hash()
+                    ),
+                    None => "info string EvalFile: the hand-crafted evaluation".to_string(),
+                });
+                self.engine.set_network(network);
             }
             Action::NewGame => self.engine.clear(),
             Action::Position(game) => self.game = game,
@@ -547,6 +571,7 @@ impl Session {
     }
 
     fn start_bench(&mut self, depth: u32) {
+        let network = self.engine.network().cloned();
         let control = StopHandle::new();
         let job_control = control.clone();
         let out = self.out.clone();
@@ -554,7 +579,10 @@ impl Session {
             .name("bench".into())
             .stack_size(16 << 20)
             .spawn(move || {
-                let result = search::bench::run(depth, &job_control, |index, nodes| {
+                if let Some(network) = &network {
+                    out.line(&format!("info string bench net {:016x}", network.hash()));
+                }
+                let result = search::bench::run(depth, network, &job_control, |index, nodes| {
                     out.line(&format!(
                         "info string bench position {} nodes {nodes}",
                         index + 1

@@ -158,6 +158,9 @@ impl Options {
             // Directories separated by ';'. The session loads them (see
             // `Session::set_table_path`): they are not an option value kept here.
             "option name TablePath type string default <empty>".to_string(),
+            // A net file for Toguz Kumalak's evaluation; the session loads it (the engine
+            // holds the net), so it is not an option value kept here either.
+            "option name EvalFile type string default <empty>".to_string(),
         ]
     }
 

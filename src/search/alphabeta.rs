@@ -13,9 +13,56 @@ use super::score::{
 use super::tt::Bound;
 use super::worker::Worker;
 use crate::moves::Move;
+use crate::nnue::{self, Accumulator, Network};
 use crate::position::Position;
 
 impl Worker<'_> {
+    /// The evaluation of the node at `ply` less its threat term: the net's, when one is set
+    /// (it is only for Toguz Kumalak's standard rules, whose row length is [`nnue::HOLES`]:
+    /// the test compiles away for the others), else the hand-crafted board score.
+    #[inline(always)]
+    pub(super) fn board_score<const N: usize, const MANGALA: bool>(
+        &mut self,
+        pos: &Position,
+        words: &ordering::Words,
+        ply: usize,
+    ) -> i32 {
+        if N == nnue::HOLES
+            && !MANGALA
+            && let Some(network) = self.network
+        {
+            return self.network_score(network, pos, ply);
+        }
+        eval::board_score_n::<N>(pos, words)
+    }
+
+    /// The net's evaluation of the node at `ply`: its accumulator is its parent's (the one
+    /// evaluated last at `ply - 1`) updated by the slots whose holes, kazans or tuzdiks the
+    /// move changed, copied and updated in one pass. Whatever position the parent's
+    /// accumulator holds, the update diffs against it, so a stale one costs time, never
+    /// correctness.
+    #[inline(never)]
+    fn network_score(&mut self, network: &Network, pos: &Position, ply: usize) -> i32 {
+        let (parents, rest) = self.accumulators.split_at_mut(ply);
+        let accumulator = &mut rest[0];
+        match parents.last() {
+            Some(parent) => accumulator.update_from(parent, network, pos),
+            None => accumulator.update(network, pos),
+        };
+        // Checked at every node in tests and debug builds: the incremental sums are the
+        // sums from scratch.
+        if cfg!(any(test, debug_assertions)) {
+            assert_eq!(
+                accumulator.values,
+                Accumulator::refresh(network, pos).values,
+                "{pos}"
+            );
+        }
+        network
+            .evaluate(accumulator, pos)
+            .clamp(-eval::BOARD_LIMIT, eval::BOARD_LIMIT)
+    }
+
     /// Captures only, below the horizon. `moves` is `pos.legal_mask()`.
     ///
     /// Most calls end at the first test, so it is inlined into its callers and the rest is
@@ -38,7 +85,7 @@ impl Worker<'_> {
             return terminal_score(pos, ply);
         }
         let words = ordering::ring_words_n::<N>(pos);
-        let board = eval::board_score_n::<N>(pos, &words);
+        let board = self.board_score::<N, MANGALA>(pos, &words, ply);
         // The threat term only adds: when the rest of the evaluation stands pat already, the
         // moves need no scan.
         if board >= beta {
@@ -196,7 +243,7 @@ impl Worker<'_> {
         // and often enough on its own: then the moves need no scan either.
         let futile = !pv_node && depth <= p::RFP_MAX_DEPTH && beta.abs() < MATE_BOUND;
         let words = ordering::ring_words_n::<N>(pos);
-        let board = eval::board_score_n::<N>(pos, &words);
+        let board = self.board_score::<N, MANGALA>(pos, &words, ply);
         self.board_scores[ply] = board;
         let improving = ply >= 2 && board > self.board_scores[ply - 2];
         let margin = p::RFP_MARGIN * (depth - i32::from(p::IMPROVING_RFP && improving));

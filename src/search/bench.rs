@@ -2,10 +2,12 @@
 //! table per position. The node total depends only on the code, so it is the search's
 //! signature: any change to it shows up there.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Engine, Limits, StopHandle};
 use crate::game::Game;
+use crate::nnue::Network;
 use crate::variant::Variant;
 
 /// The built-in bench list (one `<variant spec> ; <position string>` per line).
@@ -58,14 +60,18 @@ pub fn positions() -> Result<Vec<Game>, String> {
 }
 
 /// Runs the bench at `depth`, calling `each` after every position with its index and nodes.
-/// `stop` can stop it early (the result then covers the positions finished before).
+/// `stop` can stop it early (the result then covers the positions finished before). With a
+/// `network`, the Toguz Kumalak positions are evaluated by it: another node count, as
+/// deterministic.
 pub fn run(
     depth: u32,
+    network: Option<Arc<Network>>,
     stop: &StopHandle,
     mut each: impl FnMut(usize, u64),
 ) -> Result<BenchResult, String> {
     let games = positions()?;
     let mut engine = Engine::new();
+    engine.set_network(network);
     engine
         .set_hash_mib(16)
         .map_err(|error| format!("bench: {error}"))?;
@@ -105,7 +111,7 @@ mod tests {
     /// the new count in the CHANGELOG.
     #[test]
     fn the_bench_signature_is_recorded_in_the_changelog() {
-        let result = run(DEFAULT_DEPTH, &StopHandle::new(), |_, _| {}).unwrap();
+        let result = run(DEFAULT_DEPTH, None, &StopHandle::new(), |_, _| {}).unwrap();
         assert_eq!(result.positions, positions().unwrap().len());
         let signature = format!("{} nodes", result.nodes);
         assert!(
@@ -113,5 +119,35 @@ mod tests {
             "the bench signature ({signature}) is not in CHANGELOG.md: record it in the \
              entry of the change that made it"
         );
+    }
+
+    /// With a net the bench is as deterministic (its signature with that net), the net is
+    /// used (the Toguz Kumalak positions' counts change) and only there (the other
+    /// families' counts stay).
+    #[test]
+    fn the_bench_with_a_net_is_deterministic_and_uses_it_for_toguz_kumalak_only() {
+        let depth = 5;
+        let counts = |network: Option<Arc<Network>>| {
+            let mut counts = Vec::new();
+            run(depth, network, &StopHandle::new(), |_, nodes| {
+                counts.push(nodes)
+            })
+            .unwrap();
+            counts
+        };
+        let network = Some(Arc::new(Network::seeded(11)));
+        let with_net = counts(network.clone());
+        assert_eq!(with_net, counts(network));
+        let without = counts(None);
+        let games = positions().unwrap();
+        let mut togyz_differ = 0;
+        for ((game, with_net), without) in games.iter().zip(&with_net).zip(&without) {
+            if crate::nnue::supports(game.position().variant()) {
+                togyz_differ += usize::from(with_net != without);
+            } else {
+                assert_eq!(with_net, without, "{}", game.fen());
+            }
+        }
+        assert!(togyz_differ > 0);
     }
 }

@@ -431,6 +431,10 @@ pub(crate) fn run(
         busy: (threads > 1).then(BusyMoves::new),
         unreserved_nodes: AtomicU64::new(limits.nodes.unwrap_or(0)),
         turns: Turns::for_helpers(helpers.len(), cores()),
+        network: options
+            .network
+            .clone()
+            .filter(|_| crate::nnue::supports(root.variant())),
     });
     let root_moves: Vec<RootMove> = legal
         .iter()
@@ -568,6 +572,42 @@ mod tests {
     use crate::search::{Engine, Limits};
     use crate::variant::Variant;
     use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// With a net, a search of any position of a random Toguz Kumalak game evaluates
+        /// every node by the accumulator its parent's brought up to date, and that equals a
+        /// refresh of the position (checked at every node in test builds), on 1 and 2
+        /// threads.
+        #[test]
+        fn searches_with_a_net_keep_every_accumulator_equal_to_a_refresh(
+            choices in prop::collection::vec(0usize..9, 0..120),
+            depth in 1u32..7,
+            threads in 1usize..3,
+            seed in 0u64..4,
+        ) {
+            let mut game = crate::game::Game::new(Variant::TOGYZ);
+            for choice in choices {
+                let legal = game.legal_moves();
+                if legal.is_empty() || game.termination().is_some() {
+                    break;
+                }
+                game.try_play(legal[choice % legal.len()]).unwrap();
+            }
+            let network = std::sync::Arc::new(crate::nnue::Network::seeded(seed));
+            let mut engine = Engine::new();
+            engine.set_hash_mib(1).unwrap();
+            engine.set_threads(threads).unwrap();
+            engine.set_network(Some(network.clone()));
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let outcome = engine.search(&game, &limits, |_| {});
+            let legal = game.legal_moves();
+            match outcome.best {
+                Some(best) => prop_assert!(legal.contains(&best)),
+                None => prop_assert!(legal.is_empty()),
+            }
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]

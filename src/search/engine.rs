@@ -10,6 +10,7 @@ use super::pool::{self, Pool};
 use super::tt::TranspositionTable;
 use super::{Control, Info, Limits, Outcome, SearchOptions};
 use crate::game::Game;
+use crate::nnue::Network;
 use crate::solve::tables::Tables;
 
 /// The table size a new engine has, in MiB (the protocol's `Hash` default).
@@ -409,6 +410,29 @@ impl Engine {
     /// The strength level (`None`: the full engine).
     pub fn level(&self) -> Option<Level> {
         self.level
+    }
+
+    /// Evaluates Toguz Kumalak positions with this net (`None`: with the hand-crafted
+    /// evaluation). Other variants keep the hand-crafted evaluation either way.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tuzdik::nnue::Network;
+    /// let mut engine = tuzdik::Engine::new();
+    /// assert!(engine.network().is_none());
+    /// engine.set_network(Some(Arc::new(Network::seeded(7))));
+    /// assert_eq!(engine.network().unwrap().hash(), Network::seeded(7).hash());
+    /// engine.set_network(None);
+    /// assert!(engine.network().is_none());
+    /// ```
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.end_running();
+        self.options.network = network;
+    }
+
+    /// The net evaluating Toguz Kumalak positions, if one is set.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.options.network.as_ref()
     }
 
     /// A new game: empties the table.

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::score::{MATE, MATE_BOUND};
 use super::time;
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::solve::tables::Tables;
 
 /// A score as reported: an evaluation or a proven result.
@@ -96,6 +97,8 @@ pub(crate) struct SearchOptions {
     pub move_overhead: i64,
     /// Tables to probe (`None`: none loaded).
     pub tables: Option<Arc<Tables>>,
+    /// The neural evaluation for Toguz Kumalak positions (`None`: the hand-crafted one).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for SearchOptions {
@@ -104,6 +107,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: super::engine::DEFAULT_MOVE_OVERHEAD,
             tables: None,
+            network: None,
         }
     }
 }

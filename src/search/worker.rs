@@ -16,6 +16,7 @@ use super::tt::TranspositionTable;
 use super::turns::Turns;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::nnue::{Accumulator, Network};
 use crate::position::{Position, Side};
 use crate::solve::tables::Tables;
 
@@ -54,6 +55,8 @@ pub(super) struct Shared {
     pub(super) unreserved_nodes: AtomicU64,
     /// Turns on the processor for the helpers, when there are more threads than cores.
     pub(super) turns: Option<Turns>,
+    /// The net that evaluates the positions, when one is set and covers the root's variant.
+    pub(super) network: Option<Arc<Network>>,
 }
 
 /// A helper thread's completed iteration, for the main thread to take over.
@@ -223,6 +226,11 @@ pub(super) struct Worker<'a> {
     /// Set (with `stopped`) when the main thread drops its iteration because a helper has
     /// completed one at least as deep.
     pub(super) superseded: bool,
+    /// [`Shared::network`], one load away.
+    pub(super) network: Option<&'a Network>,
+    /// With a net, the accumulator of the node evaluated last at each ply: a node's is its
+    /// parent's brought up to date by the holes the move changed (empty without a net).
+    pub(super) accumulators: Vec<Accumulator>,
 }
 
 /// How often (in nodes) a thread publishes its count and looks at the stop flag and clock.
@@ -275,6 +283,10 @@ impl<'a> Worker<'a> {
             lmr: &LMR_TABLE,
             depth: u32::MAX,
             superseded: false,
+            network: shared.network.as_deref(),
+            accumulators: shared.network.as_deref().map_or_else(Vec::new, |network| {
+                vec![Accumulator::refresh(network, game.position()); MAX_PLY + 1]
+            }),
         };
         worker.next_check = worker.next_checkpoint();
         worker

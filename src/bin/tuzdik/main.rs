@@ -38,6 +38,10 @@ enum Command {
         /// else): the ceiling of the search's speed on this machine right now.
         #[arg(long)]
         bare: bool,
+        /// Evaluates the Toguz Kumalak positions with this net (`tuzdik train` writes one);
+        /// its hash is printed. Without it, the hand-crafted evaluation.
+        #[arg(long, value_name = "NET", conflicts_with = "bare")]
+        evalfile: Option<std::path::PathBuf>,
     },
     /// Replay every game of a PlayOK-style PGN file and check it against the rules.
     Replay {
@@ -349,7 +353,11 @@ fn run_replay(file: &std::path::Path) -> Result<(), String> {
     }
 }
 
-fn run_bench(depth: Option<u32>, bare: bool) -> Result<(), String> {
+fn run_bench(
+    depth: Option<u32>,
+    bare: bool,
+    evalfile: Option<&std::path::Path>,
+) -> Result<(), String> {
     use tuzdik::search::{bare as bare_search, bench};
     // The bare search has no move order: its tree grows by the full branching factor.
     let (default, most) = if bare {
@@ -362,12 +370,21 @@ fn run_bench(depth: Option<u32>, bare: bool) -> Result<(), String> {
         let what = if bare { "bare bench" } else { "bench" };
         return Err(format!("{what} depth {depth} is outside 1..{most}"));
     }
+    let network = match evalfile {
+        Some(path) => {
+            let network =
+                tuzdik::nnue::Network::load(path).map_err(|e| format!("--evalfile: {e}"))?;
+            eprintln!("net {:016x} from {}", network.hash(), path.display());
+            Some(std::sync::Arc::new(network))
+        }
+        None => None,
+    };
     let control = tuzdik::search::StopHandle::new();
     let each = |index: usize, nodes: u64| eprintln!("position {:>2}: {nodes} nodes", index + 1);
     let result = if bare {
         bare_search::run(depth, &control, each)?
     } else {
-        bench::run(depth, &control, each)?
+        bench::run(depth, network, &control, each)?
     };
     eprintln!(
         "{} positions, depth {depth}{}, {:.3} s",
@@ -631,7 +648,11 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Replay { file }) => run_replay(file),
-        Some(Command::Bench { depth, bare }) => run_bench(*depth, *bare),
+        Some(Command::Bench {
+            depth,
+            bare,
+            evalfile,
+        }) => run_bench(*depth, *bare, evalfile.as_deref()),
         Some(Command::Setup { variant, seed }) => run_setup(variant, *seed),
         Some(Command::Match(args)) => tuzdik::matchrun::run(args),
         Some(Command::Play(args)) => tuzdik::interactive::play(args),
