@@ -27,7 +27,7 @@ use crate::nnue::Network;
 use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
 use crate::search::{
-    self, Engine, Info, Limits, Outcome, PendingTable, Report, Score, ScoreBound, Searching,
+    self, Engine, Info, Limits, PendingTable, Report, Score, ScoreBound, SearchResult, Searching,
     StopHandle, calibration,
 };
 use crate::solve::tables::Tables;
@@ -532,7 +532,7 @@ impl Session {
             &self.game,
             &limits,
             move |info| info_out.line(&style.info(&root, info)),
-            move |outcome: &Outcome| {
+            move |outcome: &SearchResult| {
                 out.line(&style.bestmove(&root, outcome.best, outcome.ponder));
             },
         );

@@ -33,7 +33,7 @@ pub(super) fn settled_side(game: &Game) -> Option<&'static str> {
 }
 
 /// `p1`, `p2` or `either` by the score of a search with `mover` to move.
-pub(super) fn side_of(outcome: &Outcome, mover: Side) -> &'static str {
+pub(super) fn side_of(outcome: &SearchResult, mover: Side) -> &'static str {
     let score = match outcome.last.as_ref().map(|report| report.score) {
         Some(Score::MatePlies(plies)) => plies.signum(),
         Some(Score::Cp(cp)) => cp.signum(),
@@ -84,7 +84,7 @@ impl Session {
             &self.game,
             &limits,
             |_| {},
-            move |outcome: &Outcome| {
+            move |outcome: &SearchResult| {
                 out.line(&format!("response {}", side_of(outcome, mover)));
             },
         );

@@ -17,7 +17,7 @@ use super::time::{Control, TimeManager};
 use super::tt::TranspositionTable;
 use super::turns::Turns;
 use super::worker::{Finished, Role, RootMove, Shared, Worker};
-use super::{Info, Limits, Outcome, Report, Score, ScoreBound, SearchOptions};
+use super::{Info, Limits, Report, Score, ScoreBound, SearchOptions, SearchResult};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
@@ -362,7 +362,7 @@ pub(crate) fn run(
     helpers: &[pool::Sender],
     control: &Arc<Control>,
     on_info: &mut dyn FnMut(Info),
-) -> Outcome {
+) -> SearchResult {
     let root = *game.position();
     let mut legal = game.legal_moves();
     if !limits.search_moves.is_empty() {
@@ -402,7 +402,7 @@ pub(crate) fn run(
     let time = TimeManager::new(limits, control, options.move_overhead, legal.len());
     if legal.is_empty() {
         time.wait_while_unbounded();
-        return Outcome {
+        return SearchResult {
             best: None,
             ponder: None,
             last: None,
@@ -558,7 +558,7 @@ pub(crate) fn run(
     if let Some(report) = last_report.as_mut() {
         report.nodes = nodes;
     }
-    Outcome {
+    SearchResult {
         best: Some(best),
         ponder,
         last: last_report,

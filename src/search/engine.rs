@@ -8,7 +8,7 @@ use std::sync::{Arc, mpsc};
 use super::level::{self, Level};
 use super::pool::{self, Pool};
 use super::tt::TranspositionTable;
-use super::{Control, Info, Limits, Outcome, SearchOptions};
+use super::{Control, Info, Limits, SearchOptions, SearchResult};
 use crate::game::Game;
 use crate::nnue::Network;
 use crate::solve::tables::Tables;
@@ -112,7 +112,7 @@ impl StopHandle {
 #[derive(Debug)]
 pub struct Searching {
     stop: StopHandle,
-    outcome: mpsc::Receiver<Outcome>,
+    outcome: mpsc::Receiver<SearchResult>,
     finished: Arc<AtomicBool>,
 }
 
@@ -134,8 +134,8 @@ impl Searching {
 
     /// Waits for the search to end by itself (its limits) or by a stop, and returns what it
     /// found. A search whose callbacks panicked returns an empty outcome.
-    pub fn wait(self) -> Outcome {
-        self.outcome.recv().unwrap_or(Outcome {
+    pub fn wait(self) -> SearchResult {
+        self.outcome.recv().unwrap_or(SearchResult {
             best: None,
             ponder: None,
             last: None,
@@ -446,7 +446,12 @@ impl Engine {
     /// main thread. Under [`Limits::infinite`] or [`Limits::ponder`] it never returns by
     /// itself: use [`start`](Self::start) or [`search_with`](Self::search_with) and a
     /// [`StopHandle`].
-    pub fn search(&mut self, game: &Game, limits: &Limits, on_info: impl FnMut(&Info)) -> Outcome {
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        on_info: impl FnMut(&Info),
+    ) -> SearchResult {
         self.search_with(game, limits, &StopHandle::new(), on_info)
     }
 
@@ -458,7 +463,7 @@ impl Engine {
         limits: &Limits,
         stop: &StopHandle,
         mut on_info: impl FnMut(&Info),
-    ) -> Outcome {
+    ) -> SearchResult {
         self.end_running();
         // Helper threads lost to a panic are replaced; if that fails, fewer search.
         let _ = self.helpers.resize(self.helpers.len());
@@ -483,7 +488,7 @@ impl Engine {
         game: &Game,
         limits: &Limits,
         mut on_info: impl FnMut(&Info) + Send + 'static,
-        on_done: impl FnOnce(&Outcome) + Send + 'static,
+        on_done: impl FnOnce(&SearchResult) + Send + 'static,
     ) -> Result<Searching, EngineError> {
         self.end_running();
         let _ = self.helpers.resize(self.helpers.len());
@@ -555,7 +560,7 @@ fn run(
     helpers: &[pool::Sender],
     control: &Arc<Control>,
     on_info: &mut dyn FnMut(Info),
-) -> Outcome {
+) -> SearchResult {
     let Some(level) = level else {
         return super::run(game, limits, options, tt, helpers, control, on_info);
     };

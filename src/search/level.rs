@@ -17,7 +17,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rng::SplitMix;
-use crate::search::{Info, Limits, Outcome, Report, Score, calibration};
+use crate::search::{Info, Limits, Report, Score, SearchResult, calibration};
 
 /// The weakest level's Elo (`Skill Level` 0).
 pub const MIN_ELO: u32 = 800;
@@ -325,9 +325,9 @@ pub(crate) fn search_at(
     game: &Game,
     limits: &Limits,
     multipv: usize,
-    search: impl FnOnce(&Limits, usize, &mut dyn FnMut(Info)) -> Outcome,
+    search: impl FnOnce(&Limits, usize, &mut dyn FnMut(Info)) -> SearchResult,
     on_info: &mut dyn FnMut(Info),
-) -> Outcome {
+) -> SearchResult {
     let (hasty, draw) = level.draws(game.position());
     let mut lines: Vec<Report> = Vec::new();
     let mut outcome = search(

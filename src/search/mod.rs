@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `engine.rs`, `pool.rs` | [`Engine`], [`StopHandle`], the parked search threads |
 //! | `level.rs` | strength levels ([`level::Level`]): node budget, hasty moves, noise on the choice |
-//! | `types.rs` | [`Limits`], [`Score`], [`Report`], [`Info`], [`Outcome`] |
+//! | `types.rs` | [`Limits`], [`Score`], [`Report`], [`Info`], [`SearchResult`] |
 //! | `score.rs` | mate and table bands, terminal scores, table conversion |
 //! | `time.rs` | the clock's plan and every decision to stop (`TimeManager`) |
 //! | `deepening.rs` | iterative deepening, the main and helper threads' roles, the root |
@@ -59,7 +59,7 @@ mod worker;
 
 pub use engine::{Engine, EngineError, PendingTable, Searching, StopHandle};
 pub use score::{MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN, table_score};
-pub use types::{Info, Limits, Outcome, Report, Score, ScoreBound};
+pub use types::{Info, Limits, Report, Score, ScoreBound, SearchResult};
 
 pub(crate) use deepening::run;
 pub(crate) use time::Control;

@@ -180,7 +180,7 @@ pub enum Info {
 /// assert_eq!(outcome.last.unwrap().nodes, outcome.nodes);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SearchResult {
     /// The move to play (`None` when the game is over).
     pub best: Option<Move>,
     /// The expected reply.
