@@ -8,7 +8,8 @@ use super::ordering::{self, Gain};
 use super::parameters::search as p;
 use super::picker::{MovePicker, OrderedMoves, Picked};
 use super::score::{
-    INFINITY, MATE, MATE_BOUND, outcome_score, score_from_tt, score_to_tt, terminal_score,
+    INFINITY, MATE, MATE_BOUND, outcome_score, score_from_tt, score_to_tt, take_score,
+    terminal_score,
 };
 use super::tt::Bound;
 use super::worker::Worker;
@@ -149,14 +150,8 @@ impl Worker<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if take_score(score, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::bench::{BenchResult, positions};
 use super::ordering::ring_words;
-use super::score::{INFINITY, terminal_score};
+use super::score::{INFINITY, take_score, terminal_score};
 use super::{StopHandle, eval};
 use crate::position::Position;
 
@@ -76,14 +76,8 @@ fn negamax(
             ply + 1,
             nodes,
         );
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
+        if take_score(score, &mut best, &mut alpha, beta) {
+            break;
         }
     }
     best

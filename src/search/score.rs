@@ -65,3 +65,17 @@ pub(super) fn score_from_tt(score: i16, ply: usize) -> i32 {
         score
     }
 }
+
+/// A searched move's score taken into a node's fail-soft window: raises `best` and `alpha` to
+/// it, and says whether it cuts the node off (`score >= beta`).
+#[inline(always)]
+pub(crate) fn take_score(score: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
