@@ -222,6 +222,29 @@ impl Game {
         Ok(effect)
     }
 
+    /// Plays a move the caller knows to be legal in a game not over (one of
+    /// [`legal_moves`](Self::legal_moves)), without looking again: for loops that already
+    /// hold the legal moves, such as self-play and batched environments. An illegal move
+    /// leaves the game in an undefined (but memory-safe) state; debug builds panic.
+    ///
+    /// ```
+    /// use tuzdik::{Game, Variant};
+    /// let mut game = Game::new(Variant::TOGYZ);
+    /// let mv = game.legal_moves()[7];
+    /// let effect = game.play_unchecked(mv);
+    /// assert_eq!(effect.captured, 10);
+    /// assert_eq!(game.moves(), &[mv]);
+    /// ```
+    pub fn play_unchecked(&mut self, mv: Move) -> Effect {
+        debug_assert!(self.termination().is_none(), "a move after the game's end");
+        debug_assert!(self.position().is_legal(mv), "an illegal move {mv}");
+        let mut next = *self.position();
+        let effect = next.play_unchecked(mv);
+        self.moves.push(mv);
+        self.positions.push(next);
+        effect
+    }
+
     /// Parses a move in either notation (checking long forms and `(k)`) and plays it.
     pub fn play_text(&mut self, text: &str) -> Result<Effect, GameError> {
         if let Some(end) = self.termination() {
