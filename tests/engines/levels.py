@@ -3,9 +3,10 @@
 
 It runs the real engine (the program named by $TUZDIK_ENGINE) and passes every line both
 ways, but also declares `Skill Level` (spin 0..20), `UCI_LimitStrength` (check) and `UCI_Elo`
-(spin 1000..2800) in its `uci` answer. Setting one of them is answered with
-`info string level <name> = <value>` instead of being passed on (the real engine has no
-levels), so a test sees exactly what a GUI sent. Every `info` line with a score carries
+(spin 1000..2800) in its `uci` answer, in place of the real engine's own declarations of them
+(dropped, so that the page sees one range a test knows). Setting one of them is answered with
+`info string level <name> = <value>` instead of being passed on, so a test sees exactly what a
+GUI sent. Every `info` line with a score carries
 `wdl 600 300 100` in place of the real engine's own (which depends on the search), so a test
 knows what the page must show.
 """
@@ -36,6 +37,9 @@ def say(line):
 def pump():
     for line in engine.stdout:
         line = line.rstrip("\n")
+        declared = re.match(r"option name (.+?) type ", line)
+        if declared and declared.group(1).lower() in LEVELS:
+            continue
         if line in ("uciok", "ugiok"):
             say("option name Skill Level type spin default 20 min 0 max 20")
             say("option name UCI_LimitStrength type check default false")
