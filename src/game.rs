@@ -215,11 +215,8 @@ impl Game {
         if let Some(end) = self.termination() {
             return Err(GameError::Over(end));
         }
-        let mut next = *self.position();
-        let effect = next.try_play(mv)?;
-        self.moves.push(mv);
-        self.positions.push(next);
-        Ok(effect)
+        self.position().check_move(mv)?;
+        Ok(self.push_move(mv))
     }
 
     /// Plays a move the caller knows to be legal in a game not over (one of
@@ -238,6 +235,11 @@ impl Game {
     pub fn play_unchecked(&mut self, mv: Move) -> Effect {
         debug_assert!(self.termination().is_none(), "a move after the game's end");
         debug_assert!(self.position().is_legal(mv), "an illegal move {mv}");
+        self.push_move(mv)
+    }
+
+    /// Plays a move already checked and records it.
+    fn push_move(&mut self, mv: Move) -> Effect {
         let mut next = *self.position();
         let effect = next.play_unchecked(mv);
         self.moves.push(mv);
