@@ -62,13 +62,51 @@ impl Turns {
                 state.free -= 1;
                 return true;
             }
-            let granted = Arc::new(AtomicBool::new(false));
-            state.waiting.push_back(Waiter {
-                thread: std::thread::current(),
-                granted: Arc::clone(&granted),
-            });
-            granted
+            Self::queue(&mut state)
         };
+        self.wait(&granted)
+    }
+
+    /// Gives a held turn to the longest waiting thread, or back to the free ones.
+    pub(super) fn give_back(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match state.waiting.pop_front() {
+            Some(next) => Self::grant(next),
+            None => state.free += 1,
+        }
+    }
+
+    /// Hands a held turn on if anyone waits for one, then waits for a turn again. Returns
+    /// `false` when the search ended meanwhile (no turn is held then).
+    pub(super) fn pass(&self) -> bool {
+        let granted = {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            let Some(next) = state.waiting.pop_front() else {
+                return !self.closed.load(Ordering::Acquire);
+            };
+            Self::grant(next);
+            Self::queue(&mut state)
+        };
+        self.wait(&granted)
+    }
+
+    /// Puts the calling thread at the end of the queue; its flag is set when its turn comes.
+    fn queue(state: &mut State) -> Arc<AtomicBool> {
+        let granted = Arc::new(AtomicBool::new(false));
+        state.waiting.push_back(Waiter {
+            thread: std::thread::current(),
+            granted: Arc::clone(&granted),
+        });
+        granted
+    }
+
+    fn grant(waiter: Waiter) {
+        waiter.granted.store(true, Ordering::Release);
+        waiter.thread.unpark();
+    }
+
+    /// Sleeps until the turn is granted (`true`) or the turns are closed (`false`).
+    fn wait(&self, granted: &AtomicBool) -> bool {
         loop {
             if granted.load(Ordering::Acquire) {
                 return !self.closed.load(Ordering::Acquire);
@@ -78,32 +116,6 @@ impl Turns {
             }
             std::thread::park_timeout(RECHECK);
         }
-    }
-
-    /// Gives a held turn to the longest waiting thread, or back to the free ones.
-    pub(super) fn give_back(&self) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        match state.waiting.pop_front() {
-            Some(next) => {
-                next.granted.store(true, Ordering::Release);
-                next.thread.unpark();
-            }
-            None => state.free += 1,
-        }
-    }
-
-    /// Hands a held turn on if anyone waits for one, then waits for a turn again. Returns
-    /// `false` when the search ended meanwhile (no turn is held then).
-    pub(super) fn pass(&self) -> bool {
-        let anyone_waiting = {
-            let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            !state.waiting.is_empty()
-        };
-        if !anyone_waiting {
-            return !self.closed.load(Ordering::Acquire);
-        }
-        self.give_back();
-        self.take()
     }
 
     /// Ends the turns: every waiting thread wakes and leaves at once.
