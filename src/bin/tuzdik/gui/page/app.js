@@ -385,10 +385,12 @@ function renderGraph() {
 function renderLines() {
   const list = $('lines');
   const valid = S.analysisPly === S.cursor ? S.lines.filter(Boolean) : [];
-  list.innerHTML = valid.map((line, index) => {
+  const html = valid.map((line, index) => {
     const moves = line.pv.map((m, k) => `<span class="pv-move" data-line="${index}" data-k="${k}">${m}</span>`).join(' ');
     return `<li data-line="${index}"><b class="score">${scoreText(line.score)}</b> <span class="muted">d${line.depth || '?'} · ${formatNodes(line.nodes)}</span> ${moves}</li>`;
   }).join('');
+  // Rewritten only when it changed, so a line under the pointer is not swapped needlessly.
+  if (list.innerHTML !== html) list.innerHTML = html;
   const best = valid[0];
   $('wdl').textContent = best && best.wdl ? `W ${(best.wdl[0] / 10).toFixed(1)}% · D ${(best.wdl[1] / 10).toFixed(1)}% · L ${(best.wdl[2] / 10).toFixed(1)}% (side to move)` : '';
 }
@@ -763,7 +765,10 @@ function wire() {
   $('multipv').onchange = () => { if (S.analysing) startAnalysis(); };
   $('analyse-game').onclick = analyseGame;
   $('moves').addEventListener('click', (e) => { const m = e.target.closest('.move'); if (m) stepTo(Number(m.dataset.ply)); });
-  $('lines').addEventListener('click', (e) => {
+  // Taken on pointerdown, not click: while the engine analyses the lines are redrawn many
+  // times a second, and a click whose press and release land on two versions of a line is lost.
+  $('lines').addEventListener('pointerdown', (e) => {
+    if (e.button !== 0) return;
     const li = e.target.closest('li');
     if (!li) return;
     const line = S.lines.filter(Boolean)[Number(li.dataset.line)];
