@@ -158,8 +158,15 @@ fn evalfile_loads_a_net_refuses_a_bad_file_and_keeps_the_net_in_use() {
     let damaged_path = dir.join("damaged.nnue");
     std::fs::write(&damaged_path, damaged).unwrap();
 
+    // By default the embedded net evaluates; `--hce` evaluates by hand.
+    let embedded = format!("{:016x}", tuzdik::nnue::embedded().hash());
     let plain = tuzdik(&["bench", "3"]);
+    assert!(String::from_utf8_lossy(&plain.stderr).contains(&format!("net {embedded} (embedded)")));
     let plain_nodes = bench_nodes(&String::from_utf8_lossy(&plain.stdout));
+    let hce = tuzdik(&["bench", "3", "--hce"]);
+    assert!(!String::from_utf8_lossy(&hce.stderr).contains("net "));
+    let hce_nodes = bench_nodes(&String::from_utf8_lossy(&hce.stdout));
+    assert_ne!(hce_nodes, plain_nodes, "the embedded net is not used");
     let with_net = tuzdik(&["bench", "3", "--evalfile", path(&net)]);
     assert!(with_net.status.success());
     assert!(String::from_utf8_lossy(&with_net.stderr).contains(&hash));
@@ -185,7 +192,12 @@ fn evalfile_loads_a_net_refuses_a_bad_file_and_keeps_the_net_in_use() {
         path(&dir.join("missing.nnue")),
         path(&dir),
     ));
-    assert!(out.contains("option name EvalFile type string default <empty>"));
+    assert!(out.contains("option name EvalFile type string default <embedded>"));
+    assert!(out.contains(&format!(
+        "id name Tuzdik {} (net {})",
+        env!("CARGO_PKG_VERSION"),
+        &embedded[..8]
+    )));
     assert!(out.contains(&format!("info string EvalFile: net {hash} from")));
     for reason in [
         "not a tuzdik net file",
@@ -205,13 +217,30 @@ fn evalfile_loads_a_net_refuses_a_bad_file_and_keeps_the_net_in_use() {
     assert!(out.contains(&format!("info string bench net {hash}")));
     assert_eq!(bench_nodes(&out), net_nodes);
 
-    // `<empty>` goes back to the hand-crafted evaluation.
+    // `<empty>` goes to the hand-crafted evaluation, `<embedded>` back to the built-in net.
     let out = session(&format!(
         "setoption name EvalFile value {}\nsetoption name EvalFile value <empty>\nbench 3\n",
         path(&net)
     ));
     assert!(out.contains("info string EvalFile: the hand-crafted evaluation"));
     assert!(!out.contains("bench net"));
+    assert_eq!(bench_nodes(&out), hce_nodes);
+    let out = session(
+        "setoption name EvalFile value <empty>\nsetoption name EvalFile value <embedded>\nbench 3\n",
+    );
+    assert!(out.contains(&format!(
+        "info string EvalFile: net {embedded} from <embedded>"
+    )));
+    assert!(out.contains(&format!("info string bench net {embedded}")));
     assert_eq!(bench_nodes(&out), plain_nodes);
+
+    // `eval` gives the net's score beside the hand-crafted terms, for Toguz Kumalak only.
+    let net_line = format!("Net {embedded}: ");
+    let out =
+        session("position startpos moves 8\neval\nsetoption name EvalFile value <empty>\neval\n");
+    assert_eq!(out.matches("Total: ").count(), 2, "{out}");
+    assert_eq!(out.matches(&net_line).count(), 1, "{out}");
+    let out = session("setoption name UCI_Variant value kozdatu\neval\n");
+    assert!(out.contains("Total: ") && !out.contains("Net "), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

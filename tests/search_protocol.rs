@@ -401,7 +401,13 @@ fn node_limits_are_exact_with_a_used_table_and_end_on_a_true_report() {
         if !last.contains("bound") {
             let completed = lines
                 .iter()
-                .rfind(|l| l.starts_with("info depth") && !l.contains("bound") && *l != last)
+                .rfind(|l| {
+                    // Not a `currmove` line (sent once a search has run 3 s).
+                    l.starts_with("info depth")
+                        && l.contains(" score ")
+                        && !l.contains("bound")
+                        && *l != last
+                })
                 .unwrap();
             for key in ["depth", "score", "pv"] {
                 assert_eq!(field(last, key), field(completed, key), "{lines:#?}");

@@ -2,9 +2,9 @@
 //! quantised integer inference with SIMD, its file format, the training data format
 //! ([`data`]), self-play data generation ([`datagen`]) and the trainer ([`train`]).
 //!
-//! The search uses a net only when one is set ([`crate::Engine::set_network`], the protocol's
-//! `EvalFile`), for Toguz Kumalak ([`supports`]); by default it evaluates by hand (see
-//! `docs/nnue.md`).
+//! The search evaluates Toguz Kumalak ([`supports`]) with the net built into the binary
+//! ([`embedded`]) unless another one, or none (the hand-crafted evaluation), is set
+//! ([`crate::Engine::set_network`], the protocol's `EvalFile`); see `docs/nnue.md`.
 //!
 //! The net: for each perspective (South's view, North's view) an accumulator of [`HIDDEN`]
 //! sums over the active inputs ([`features`]); the side to move's accumulator and then the
@@ -587,6 +587,27 @@ fn dirty_slots(before: &Position, pos: &Position) -> [u32; 2] {
 /// standard rules, the games the nets learn from. Its switches (another sowing or capture
 /// rule) keep the hand-crafted evaluation, as the other families do.
 ///
+/// The net file built into the binary (`nets/default.nnue`).
+pub const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// The net built into the binary, the search's default evaluation of Toguz Kumalak; read once.
+///
+/// ```
+/// let net = tuzdik::nnue::embedded();
+/// assert_eq!(format!("{:016x}", net.hash()), "7a4c3adbe4af9ad9");
+/// assert_eq!(tuzdik::Engine::new().network().map(|n| n.hash()), Some(net.hash()));
+/// ```
+pub fn embedded() -> std::sync::Arc<Network> {
+    static EMBEDDED: std::sync::OnceLock<std::sync::Arc<Network>> = std::sync::OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| match Network::from_bytes(EMBEDDED_BYTES) {
+            Ok(network) => std::sync::Arc::new(network),
+            // The file is checked when the crate's tests run; a damaged build is a bug.
+            Err(error) => panic!("the embedded net (nets/default.nnue) is unreadable: {error}"),
+        })
+        .clone()
+}
+
 /// ```
 /// use tuzdik::Variant;
 /// assert!(tuzdik::nnue::supports(Variant::TOGYZ));

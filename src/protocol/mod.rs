@@ -274,6 +274,8 @@ impl Session {
                 let path = value.as_deref().unwrap_or("").trim();
                 if path.is_empty() || path.eq_ignore_ascii_case("<empty>") {
                     Action::Network(None, String::new())
+                } else if path.eq_ignore_ascii_case(options::EMBEDDED_NET) {
+                    Action::Network(Some(crate::nnue::embedded()), path.to_string())
                 } else {
                     let network = Network::load(std::path::Path::new(path)).map_err(|error| {
                         format!("EvalFile: {error}; keeping the evaluation in use")
@@ -429,6 +431,17 @@ impl Session {
             "Total: {total} for {mover} to move ({:+.2} stones)",
             f64::from(total) / 100.0
         ));
+        if let Some(network) = self.engine.network()
+            && crate::nnue::supports(pos.variant())
+        {
+            let score = network.evaluate_position(pos);
+            self.out.line(&format!(
+                "Net {:016x}: {score} for {mover} to move ({:+.2} stones); the search uses it \
+                 in place of every term but the capture threat",
+                network.hash(),
+                f64::from(score) / 100.0
+            ));
+        }
     }
 
     fn limits(&self, params: &GoParams) -> Limits {
@@ -608,7 +621,11 @@ impl Session {
 
     fn handshake(&mut self, dialect: Dialect) {
         self.dialect = dialect;
-        self.out.line(&format!("id name {ENGINE_NAME}"));
+        // The built-in net names the build, as a version does (not the `EvalFile` in use).
+        self.out.line(&format!(
+            "id name {ENGINE_NAME} (net {:08x})",
+            crate::nnue::embedded().hash() >> 32
+        ));
         self.out.line(&format!("id author {ENGINE_AUTHOR}"));
         for line in self.options.advertise() {
             self.out.line(&line);

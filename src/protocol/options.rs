@@ -11,6 +11,9 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_HASH_MIB: usize = 65_536;
 /// The largest `MultiPV`.
 pub const MAX_MULTIPV: usize = 9;
+/// `EvalFile`'s value for the net built into the binary (its default); `<empty>` is the
+/// hand-crafted evaluation.
+pub const EMBEDDED_NET: &str = "<embedded>";
 /// The largest `Move Overhead` in ms.
 pub const MAX_MOVE_OVERHEAD: i64 = 10_000;
 
@@ -160,7 +163,7 @@ impl Options {
             "option name TablePath type string default <empty>".to_string(),
             // A net file for Toguz Kumalak's evaluation; the session loads it (the engine
             // holds the net), so it is not an option value kept here either.
-            "option name EvalFile type string default <empty>".to_string(),
+            format!("option name EvalFile type string default {EMBEDDED_NET}"),
         ]
     }
 

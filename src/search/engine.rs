@@ -224,7 +224,7 @@ impl std::fmt::Debug for Engine {
 
 impl Engine {
     /// An engine with the protocol's defaults: one thread, a [`DEFAULT_HASH_MIB`] table, one
-    /// principal variation, [`DEFAULT_MOVE_OVERHEAD`], no tables.
+    /// principal variation, [`DEFAULT_MOVE_OVERHEAD`], no tables, the embedded net.
     pub fn new() -> Engine {
         Engine {
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
@@ -413,13 +413,14 @@ impl Engine {
     }
 
     /// Evaluates Toguz Kumalak positions with this net (`None`: with the hand-crafted
-    /// evaluation). Other variants keep the hand-crafted evaluation either way.
+    /// evaluation; a new engine has [`crate::nnue::embedded`]). Other variants, and every
+    /// search at a [level](Self::set_level), keep the hand-crafted evaluation either way.
     ///
     /// ```
     /// use std::sync::Arc;
     /// use tuzdik::nnue::Network;
     /// let mut engine = tuzdik::Engine::new();
-    /// assert!(engine.network().is_none());
+    /// assert_eq!(engine.network(), Some(&tuzdik::nnue::embedded()));
     /// engine.set_network(Some(Arc::new(Network::seeded(7))));
     /// assert_eq!(engine.network().unwrap().hash(), Network::seeded(7).hash());
     /// engine.set_network(None);
@@ -570,8 +571,11 @@ fn run(
         limits,
         options.multipv,
         |limits, lines, on_info| {
+            // A level's ladder was measured with the hand-crafted evaluation (docs/levels.md);
+            // at the same node budget the net plays far stronger, so a level keeps it.
             let options = SearchOptions {
                 multipv: lines,
+                network: None,
                 ..options.clone()
             };
             super::run(game, limits, &options, tt, helpers, control, on_info)

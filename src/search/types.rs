@@ -97,7 +97,8 @@ pub(crate) struct SearchOptions {
     pub move_overhead: i64,
     /// Tables to probe (`None`: none loaded).
     pub tables: Option<Arc<Tables>>,
-    /// The neural evaluation for Toguz Kumalak positions (`None`: the hand-crafted one).
+    /// The neural evaluation for Toguz Kumalak positions (`None`: the hand-crafted one; by
+    /// default the embedded net).
     pub network: Option<Arc<Network>>,
 }
 
@@ -107,7 +108,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: super::engine::DEFAULT_MOVE_OVERHEAD,
             tables: None,
-            network: None,
+            network: Some(crate::nnue::embedded()),
         }
     }
 }

@@ -285,7 +285,9 @@ impl<'a> Worker<'a> {
             superseded: false,
             network: shared.network.as_deref(),
             accumulators: shared.network.as_deref().map_or_else(Vec::new, |network| {
-                vec![Accumulator::refresh(network, game.position()); MAX_PLY + 1]
+                let mut stack = Vec::with_capacity(MAX_PLY + 1);
+                stack.push(Accumulator::refresh(network, game.position()));
+                stack
             }),
         };
         worker.next_check = worker.next_checkpoint();

@@ -38,10 +38,13 @@ enum Command {
         /// else): the ceiling of the search's speed on this machine right now.
         #[arg(long)]
         bare: bool,
-        /// Evaluates the Toguz Kumalak positions with this net (`tuzdik train` writes one);
-        /// its hash is printed. Without it, the hand-crafted evaluation.
-        #[arg(long, value_name = "NET", conflicts_with = "bare")]
+        /// Evaluates the Toguz Kumalak positions with this net (`tuzdik train` writes one)
+        /// instead of the embedded one; the net's hash is printed either way.
+        #[arg(long, value_name = "NET", conflicts_with_all = ["bare", "hce"])]
         evalfile: Option<std::path::PathBuf>,
+        /// Evaluates every position with the hand-crafted evaluation (no net).
+        #[arg(long, conflicts_with = "bare")]
+        hce: bool,
     },
     /// Replay every game of a PlayOK-style PGN file and check it against the rules.
     Replay {
@@ -357,6 +360,7 @@ fn run_bench(
     depth: Option<u32>,
     bare: bool,
     evalfile: Option<&std::path::Path>,
+    hce: bool,
 ) -> Result<(), String> {
     use tuzdik::search::{bare as bare_search, bench};
     // The bare search has no move order: its tree grows by the full branching factor.
@@ -377,7 +381,12 @@ fn run_bench(
             eprintln!("net {:016x} from {}", network.hash(), path.display());
             Some(std::sync::Arc::new(network))
         }
-        None => None,
+        None if hce || bare => None,
+        None => {
+            let network = tuzdik::nnue::embedded();
+            eprintln!("net {:016x} (embedded)", network.hash());
+            Some(network)
+        }
     };
     let control = tuzdik::search::StopHandle::new();
     let each = |index: usize, nodes: u64| eprintln!("position {:>2}: {nodes} nodes", index + 1);
@@ -652,7 +661,8 @@ fn main() -> ExitCode {
             depth,
             bare,
             evalfile,
-        }) => run_bench(*depth, *bare, evalfile.as_deref()),
+            hce,
+        }) => run_bench(*depth, *bare, evalfile.as_deref(), *hce),
         Some(Command::Setup { variant, seed }) => run_setup(variant, *seed),
         Some(Command::Match(args)) => tuzdik::matchrun::run(args),
         Some(Command::Play(args)) => tuzdik::interactive::play(args),
