@@ -164,7 +164,8 @@ fn line_of(report: &Report, root: &Position) -> PySearchLine {
 
 /// An engine with a kept transposition table, for repeated searches.
 ///
-/// `Engine(hash_mb=16, threads=1)`
+/// `Engine(hash_mb=16, threads=1, evalfile=None)`: `evalfile` is a net file (`tuzdik train`
+/// writes one) for Toguz Kumalak, `""` the hand-crafted evaluation, `None` the built-in net.
 #[pyclass(name = "Engine", module = "tuzdik", frozen)]
 pub struct PyEngine {
     engine: Mutex<Engine>,
@@ -266,9 +267,29 @@ impl PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (hash_mb=16, threads=1))]
-    fn new(hash_mb: usize, threads: usize) -> PyResult<Self> {
-        PyEngine::create(hash_mb, threads)
+    #[pyo3(signature = (hash_mb=16, threads=1, evalfile=None))]
+    fn new(hash_mb: usize, threads: usize, evalfile: Option<std::path::PathBuf>) -> PyResult<Self> {
+        let engine = PyEngine::create(hash_mb, threads)?;
+        if let Some(path) = evalfile {
+            let network = if path.as_os_str().is_empty() {
+                None
+            } else {
+                let network = tuzdik::nnue::Network::load(&path)
+                    .map_err(|e| PyValueError::new_err(format!("evalfile: {e}")))?;
+                Some(std::sync::Arc::new(network))
+            };
+            engine.engine().set_network(network);
+        }
+        Ok(engine)
+    }
+
+    /// The hash of the net evaluating Toguz Kumalak positions (16 hex digits), or `None` for
+    /// the hand-crafted evaluation.
+    #[getter]
+    fn net(&self) -> Option<String> {
+        self.engine()
+            .network()
+            .map(|network| format!("{:016x}", network.hash()))
     }
 
     /// Searches a game's current position (the table is kept between calls). Limits: `depth`

@@ -88,3 +88,19 @@ def test_a_level_plays_weaker_on_its_own_budget_and_bad_levels_are_named():
     for bad in (21, -1, 300, 2701):
         with pytest.raises(ValueError, match=f"level={bad}"):
             engine.search(game, level=bad)
+
+
+def test_the_built_in_net_evaluates_unless_another_or_none_is_chosen(tmp_path):
+    game = tuzdik.Game()
+    built_in = tuzdik.Engine()
+    assert built_in.net is not None and len(built_in.net) == 16
+    hand = tuzdik.Engine(evalfile="")
+    assert hand.net is None
+    # The two evaluations search different trees from the same position.
+    assert built_in.search(game, depth=6).nodes != hand.search(game, depth=6).nodes
+    junk = tmp_path / "junk.nnue"
+    junk.write_bytes(b"not a net")
+    with pytest.raises(ValueError, match="evalfile: .*not a tuzdik net file"):
+        tuzdik.Engine(evalfile=str(junk))
+    with pytest.raises(ValueError, match="evalfile: .*missing.nnue"):
+        tuzdik.Engine(evalfile=str(tmp_path / "missing.nnue"))
