@@ -111,7 +111,9 @@ mod tests {
     /// the new count in the CHANGELOG.
     #[test]
     fn the_bench_signature_is_recorded_in_the_changelog() {
-        let result = run(DEFAULT_DEPTH, None, &StopHandle::new(), |_, _| {}).unwrap();
+        // The engine's default evaluation: the embedded net for Toguz Kumalak.
+        let network = Some(crate::nnue::embedded());
+        let result = run(DEFAULT_DEPTH, network, &StopHandle::new(), |_, _| {}).unwrap();
         assert_eq!(result.positions, positions().unwrap().len());
         let signature = format!("{} nodes", result.nodes);
         assert!(
