@@ -666,4 +666,41 @@ mod tests {
         ));
         assert_eq!(engine.hash_mib(), DEFAULT_HASH_MIB);
     }
+
+    /// A level's ladder was measured with the hand-crafted evaluation: whatever net is set, a
+    /// search at a level is the hand-crafted one, while the full engine uses the net.
+    #[test]
+    fn a_level_searches_with_the_hand_crafted_evaluation_whatever_the_net() {
+        let mut game = Game::new(Variant::TOGYZ);
+        for mv in ["7", "5", "1"] {
+            game.try_play(mv.parse().unwrap()).unwrap();
+        }
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let run = |network: Option<Arc<crate::nnue::Network>>, level: Option<Level>| {
+            let mut engine = Engine::new();
+            engine.set_network(network);
+            engine.set_level(level);
+            let result = engine.search(&game, &limits, |_| {});
+            (
+                result.best,
+                result.nodes,
+                result.last.map(|r| (r.score, r.pv)),
+            )
+        };
+        let level = Some(Level::from_elo(1900).unwrap());
+        let hand = run(None, level);
+        assert_eq!(run(Some(crate::nnue::embedded()), level), hand);
+        assert_eq!(
+            run(Some(Arc::new(crate::nnue::Network::seeded(3))), level),
+            hand
+        );
+        assert_ne!(
+            run(Some(crate::nnue::embedded()), None),
+            run(None, None),
+            "the full engine uses the net"
+        );
+    }
 }
