@@ -12,7 +12,7 @@ use crate::moves::Move;
 use crate::position::{Side, Status};
 use crate::record::Record;
 use crate::search::time::Clock;
-use crate::search::{Engine, Limits, Score, calibration};
+use crate::search::{Engine, Limits, Score};
 
 /// `tuzdik play`.
 #[derive(Args, Debug, Clone)]
@@ -104,7 +104,7 @@ fn think(game: &Game, movetime: Option<u64>, depth: Option<u32>, engine: &mut En
     let (score, wdl, depth) = outcome
         .last
         .map(|report| {
-            let (score, wdl) = calibration::shown(report.score, game.position());
+            let (score, wdl) = report.shown(game.position());
             (score, wdl, report.depth)
         })
         .unwrap_or((Score::Cp(0), [0, 1000, 0], 0));

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tuzdik::Position;
 use tuzdik::search::level::Level;
-use tuzdik::search::{Info, Limits, Report, Score, ScoreBound, StopHandle, calibration};
+use tuzdik::search::{Info, Limits, Report, Score, ScoreBound, StopHandle};
 use tuzdik::{Engine, Game};
 
 use crate::game::{expect_game, move_number, value_error};
@@ -137,7 +137,7 @@ impl PySearchLine {
 /// A report as the protocol shows it: the score on the expected-final-margin scale, and the
 /// win/draw/loss chances, both for the side to move in `root`.
 fn line_of(report: &Report, root: &Position) -> PySearchLine {
-    let (shown, [win, draw, loss]) = calibration::shown(report.score, root);
+    let (shown, [win, draw, loss]) = report.shown(root);
     let (score, cp, mate) = match shown {
         Score::Cp(cp) => (format!("cp {cp}"), Some(cp), None),
         Score::MatePlies(plies) => {

@@ -211,7 +211,7 @@ fn judge_position(game: &Game, limits: &Limits, engine: &mut Engine) -> Judgemen
         if lines.iter().any(|line| line.pv[0] == report.pv[0]) {
             continue;
         }
-        let (score, wdl) = calibration::shown(report.score, pos);
+        let (score, wdl) = report.shown(pos);
         lines.push(Line {
             pv: report.pv,
             score: Eval::Search(score),

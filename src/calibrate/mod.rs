@@ -18,9 +18,7 @@ use crate::game::Game;
 use crate::matchrun::openings;
 use crate::record::Record;
 use crate::rng::SplitMix;
-use crate::search::calibration::{
-    MARGIN_FEATURES, MARGIN_WEIGHTS, Material, WDL_PARAMETERS, WDL_WEIGHTS, margin_with, wdl_with,
-};
+use crate::search::calibration::{Material, Model};
 use crate::search::{self, Engine, Limits, Score};
 use crate::variant::Variant;
 
@@ -68,6 +66,26 @@ pub struct CalibrateOptions {
     pub save: Option<String>,
     /// Write every sample here as CSV, for analysis elsewhere.
     pub samples: Option<String>,
+    /// Self-play and judge the hand-crafted evaluation ([`Model::HAND_CRAFTED`]) instead of
+    /// the built-in net ([`Model::NET`]).
+    pub hce: bool,
+    /// The score scale `S` of the fit (stones), instead of the built-in model's.
+    pub score_scale: Option<f64>,
+}
+
+impl CalibrateOptions {
+    /// The built-in model of the evaluation calibrated, with `--score-scale` if given.
+    pub fn base_model(&self) -> Model {
+        let built_in = if self.hce {
+            Model::HAND_CRAFTED
+        } else {
+            Model::NET
+        };
+        Model {
+            score_scale: self.score_scale.unwrap_or(built_in.score_scale),
+            ..built_in
+        }
+    }
 }
 
 /// The largest gap between the mean model margin and the mean real margin a score bucket may
@@ -194,6 +212,9 @@ pub fn selfplay(options: &CalibrateOptions) -> Result<(Vec<Sample>, String), Str
         for _ in 0..options.threads.max(1) {
             scope.spawn(|| {
                 let mut engine = Engine::new();
+                if options.hce {
+                    engine.set_network(None);
+                }
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(start) = starts.get(index) else {
@@ -318,25 +339,21 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; 
 }
 
 /// The mean squared error of the margin model, stones².
-pub fn margin_loss(weights: &[f64; MARGIN_FEATURES], samples: &[Sample]) -> f64 {
+pub fn margin_loss(model: &Model, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
-        .map(|s| (margin_with(weights, s.internal, &s.material) - s.final_margin).powi(2))
+        .map(|s| (model.margin(s.internal, &s.material) - s.final_margin).powi(2))
         .sum();
     total / samples.len().max(1) as f64
 }
 
 /// The mean negative log-likelihood of the win/draw/loss model.
-pub fn wdl_loss(
-    weights: &[f64; WDL_PARAMETERS],
-    margins: &[f64; MARGIN_FEATURES],
-    samples: &[Sample],
-) -> f64 {
+pub fn wdl_loss(model: &Model, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let margin = margin_with(margins, s.internal, &s.material);
-            let [win, draw, loss] = wdl_with(weights, margin, &s.material);
+            let margin = model.margin(s.internal, &s.material);
+            let [win, draw, loss] = model.chances(margin, &s.material);
             let p = if s.won() {
                 win
             } else if s.lost() {
@@ -350,40 +367,49 @@ pub fn wdl_loss(
     total / samples.len().max(1) as f64
 }
 
-/// The two models' weights.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Models {
-    /// The margin model's weights.
-    pub margin: [f64; MARGIN_FEATURES],
-    /// The win/draw/loss model's weights.
-    pub wdl: [f64; WDL_PARAMETERS],
-}
-
-impl Models {
-    /// The models built into the engine.
-    pub const BUILT_IN: Models = Models {
-        margin: MARGIN_WEIGHTS,
-        wdl: WDL_WEIGHTS,
-    };
-
-    /// Fits both models on `samples`, starting from the built-in ones.
-    pub fn fit(samples: &[Sample]) -> Models {
-        let margin = minimise(|w| margin_loss(w, samples), MARGIN_WEIGHTS);
-        let wdl = minimise(|w| wdl_loss(w, &margin, samples), WDL_WEIGHTS);
-        Models { margin, wdl }
+impl Model {
+    /// Fits both models on `samples`, starting from this one's weights and keeping its score
+    /// scale.
+    pub fn refit(&self, samples: &[Sample]) -> Model {
+        let margin = minimise(
+            |w| {
+                margin_loss(
+                    &Model {
+                        margin: *w,
+                        ..*self
+                    },
+                    samples,
+                )
+            },
+            self.margin,
+        );
+        let wdl = minimise(
+            |v| {
+                wdl_loss(
+                    &Model {
+                        margin,
+                        wdl: *v,
+                        ..*self
+                    },
+                    samples,
+                )
+            },
+            self.wdl,
+        );
+        Model {
+            margin,
+            wdl,
+            ..*self
+        }
     }
 
-    fn margin(&self, s: &Sample) -> f64 {
+    fn sample_margin(&self, s: &Sample) -> f64 {
         let (low, high) = s.material.margin_range();
-        margin_with(&self.margin, s.internal, &s.material).clamp(low, high)
+        self.margin(s.internal, &s.material).clamp(low, high)
     }
 
-    fn chances(&self, s: &Sample) -> [f64; 3] {
-        wdl_with(
-            &self.wdl,
-            margin_with(&self.margin, s.internal, &s.material),
-            &s.material,
-        )
+    fn sample_chances(&self, s: &Sample) -> [f64; 3] {
+        self.chances(self.margin(s.internal, &s.material), &s.material)
     }
 }
 
@@ -398,22 +424,22 @@ pub struct Judged {
     pub chances: [f64; 3],
 }
 
-impl Models {
-    /// What these models say of each sample.
+impl Model {
+    /// What this model says of each sample.
     pub fn judge(&self, samples: &[Sample]) -> Vec<Judged> {
         samples
             .iter()
             .map(|&sample| Judged {
                 sample,
-                margin: self.margin(&sample),
-                chances: self.chances(&sample),
+                margin: self.sample_margin(&sample),
+                chances: self.sample_chances(&sample),
             })
             .collect()
     }
 }
 
-/// Every sample judged by models fitted on the other folds' games.
-pub fn cross_validate(samples: &[Sample]) -> Vec<Judged> {
+/// Every sample judged by the model `base` refitted on the other folds' games.
+pub fn cross_validate(samples: &[Sample], base: &Model) -> Vec<Judged> {
     let mut judged = Vec::with_capacity(samples.len());
     for fold in 0..FOLDS {
         let (held, fit): (Vec<Sample>, Vec<Sample>) =
@@ -421,7 +447,7 @@ pub fn cross_validate(samples: &[Sample]) -> Vec<Judged> {
         if held.is_empty() {
             continue;
         }
-        judged.extend(Models::fit(&fit).judge(&held));
+        judged.extend(base.refit(&fit).judge(&held));
     }
     judged
 }
@@ -559,7 +585,7 @@ pub fn failures(judged: &[Judged]) -> Vec<String> {
 /// The report: the weights as Rust constants, then the tables of the judged samples.
 /// `fitted` are the samples the models were fitted on (none when the built-in ones are
 /// checked), `how` says how the samples were judged.
-pub fn report(models: &Models, fitted: &[Sample], judged: &[Judged], how: &str) -> String {
+pub fn report(models: &Model, fitted: &[Sample], judged: &[Judged], how: &str) -> String {
     let mut out = String::new();
     let mut games: Vec<usize> = judged.iter().map(|j| j.sample.game).collect();
     games.sort_unstable();
@@ -573,13 +599,8 @@ pub fn report(models: &Models, fitted: &[Sample], judged: &[Judged], how: &str) 
     let _ = writeln!(out, "```rust");
     let _ = writeln!(
         out,
-        "pub const MARGIN_WEIGHTS: [f64; MARGIN_FEATURES] = {:?};",
-        models.margin
-    );
-    let _ = writeln!(
-        out,
-        "pub const WDL_WEIGHTS: [f64; WDL_PARAMETERS] = {:?};",
-        models.wdl
+        "Model {{\n    margin: {:?},\n    wdl: {:?},\n    score_scale: {:?},\n}}",
+        models.margin, models.wdl, models.score_scale
     );
     let _ = writeln!(out, "```\n");
     let judged_error = judged
@@ -597,7 +618,7 @@ pub fn report(models: &Models, fitted: &[Sample], judged: &[Judged], how: &str) 
             out,
             "Margin: mean squared error {:.1} stones² on the games fitted, {judged_error:.1} \
              on games held out of the fit.\n",
-            margin_loss(&models.margin, fitted)
+            margin_loss(models, fitted)
         );
     }
     let _ = writeln!(
@@ -699,19 +720,15 @@ pub fn run(options: &CalibrateOptions) -> Result<(String, bool), String> {
             samples.len()
         ));
     }
+    let base = options.base_model();
     let (models, judged, fitted, how) = if options.check {
         let how = "judged by the built-in models";
-        (
-            Models::BUILT_IN,
-            Models::BUILT_IN.judge(&samples),
-            Vec::new(),
-            how,
-        )
+        (base, base.judge(&samples), Vec::new(), how)
     } else {
         let how = "each judged by models fitted without its game (5-fold cross-validation)";
         (
-            Models::fit(&samples),
-            cross_validate(&samples),
+            base.refit(&samples),
+            cross_validate(&samples, &base),
             samples,
             how,
         )

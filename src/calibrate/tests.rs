@@ -32,9 +32,10 @@ fn comments_give_internal_scores() {
 #[test]
 fn the_fit_recovers_the_margin_model_that_made_the_data() {
     // Data drawn from a known model plus noise: the fit must find margins close to it.
-    let truth = Models {
+    let truth = Model {
         margin: [0.5, -0.8, 0.2],
         wdl: [1.0, 0.5, 1.2, 0.8],
+        score_scale: 80.0,
     };
     let mut rng = SplitMix::new(7);
     let mut samples = Vec::new();
@@ -47,7 +48,7 @@ fn the_fit_recovers_the_margin_model_that_made_the_data() {
             all_stones: 162.0,
         };
         let internal = rng.below(4001) as i32 - 2000;
-        let margin = margin_with(&truth.margin, internal, &material);
+        let margin = truth.margin(internal, &material);
         let noise = rng.below(9) as f64 - 4.0;
         let final_margin = margin + noise;
         samples.push(Sample {
@@ -57,13 +58,11 @@ fn the_fit_recovers_the_margin_model_that_made_the_data() {
             game,
         });
     }
-    let fitted = Models::fit(&samples);
+    let fitted = Model::HAND_CRAFTED.refit(&samples);
     let mean_gap = samples
         .iter()
         .map(|s| {
-            (margin_with(&fitted.margin, s.internal, &s.material)
-                - margin_with(&truth.margin, s.internal, &s.material))
-            .abs()
+            (fitted.margin(s.internal, &s.material) - truth.margin(s.internal, &s.material)).abs()
         })
         .sum::<f64>()
         / samples.len() as f64;
@@ -103,7 +102,7 @@ fn cross_validation_judges_every_sample_once_by_a_model_fitted_without_its_game(
             }
         })
         .collect();
-    let judged = cross_validate(&samples);
+    let judged = cross_validate(&samples, &Model::NET);
     assert_eq!(judged.len(), samples.len());
     let mut seen: Vec<(usize, i32)> = judged
         .iter()
@@ -119,10 +118,10 @@ fn cross_validation_judges_every_sample_once_by_a_model_fitted_without_its_game(
         .copied()
         .filter(|s| fold_of(s.game) != 0)
         .collect();
-    let without = Models::fit(&rest);
+    let without = Model::NET.refit(&rest);
     let first = judged
         .iter()
         .find(|j| fold_of(j.sample.game) == 0)
         .expect("fold 0 has games");
-    assert_eq!(first.margin, without.margin(&first.sample));
+    assert_eq!(first.margin, without.sample_margin(&first.sample));
 }

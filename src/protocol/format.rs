@@ -45,7 +45,7 @@ impl Style {
             Some(ScoreBound::Upper) => " upperbound",
             None => "",
         };
-        let (score, [win, draw, loss]) = calibration::shown(report.score, root);
+        let (score, [win, draw, loss]) = report.shown(root);
         let wdl = if self.show_wdl {
             format!(" wdl {win} {draw} {loss}")
         } else {

@@ -28,7 +28,7 @@ use crate::perft::{MAX_DEPTH, PerftOptions, divide};
 use crate::position::{Position, Side, Status, text};
 use crate::search::{
     self, Engine, Info, Limits, PendingTable, Report, Score, ScoreBound, SearchResult, Searching,
-    StopHandle, calibration,
+    StopHandle,
 };
 use crate::solve::tables::Tables;
 use command::{Command, GoParams, Query, StartSpec};

@@ -147,6 +147,7 @@ impl Worker<'_> {
                 .as_ref()
                 .map(|_| self.shared.total_tbhits().max(self.tbhits)),
             pv,
+            net: self.shared.network.is_some(),
         }
     }
 
@@ -600,7 +601,11 @@ mod tests {
             engine.set_threads(threads).unwrap();
             engine.set_network(Some(network.clone()));
             let limits = Limits { depth: Some(depth), ..Limits::default() };
+            use std::sync::atomic::Ordering::Relaxed;
+            let verifying = &super::super::alphabeta::VERIFYING_ACCUMULATORS;
+            verifying.fetch_add(1, Relaxed);
             let outcome = engine.search(&game, &limits, |_| {});
+            verifying.fetch_sub(1, Relaxed);
             let legal = game.legal_moves();
             match outcome.best {
                 Some(best) => prop_assert!(legal.contains(&best)),

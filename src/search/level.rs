@@ -311,7 +311,7 @@ impl Level {
 /// assert!(win_expectation(Score::Cp(300), &start) > win_expectation(Score::Cp(-300), &start));
 /// ```
 pub fn win_expectation(score: Score, pos: &Position) -> f64 {
-    let (_, wdl) = calibration::shown(score, pos);
+    let (_, wdl) = calibration::Model::HAND_CRAFTED.shown(score, pos);
     f64::from(2 * wdl[0] + wdl[1]) / 2000.0
 }
 

@@ -152,6 +152,18 @@ pub struct Report {
     pub tbhits: Option<u64>,
     /// The principal variation, checked legal from the root.
     pub pv: Vec<Move>,
+    /// Whether a net evaluated the search (then its scores are shown through
+    /// [`calibration::Model::NET`](super::calibration::Model::NET)).
+    pub net: bool,
+}
+
+impl Report {
+    /// The score as a person or a GUI sees it, with the win/draw/loss chances of the side to
+    /// move in `root` (the search's root), through the calibration of the evaluation that
+    /// made it.
+    pub fn shown(&self, root: &crate::Position) -> (Score, [u32; 3]) {
+        super::calibration::Model::of_search(self.net).shown(self.score, root)
+    }
 }
 
 /// What the search tells its caller while it runs.

@@ -154,6 +154,14 @@ struct CalibrateArgs {
     /// non-zero when a bucket or decile is outside the bars.
     #[arg(long)]
     check: bool,
+    /// Calibrate the hand-crafted evaluation (self-play without the net, and its model)
+    /// instead of the built-in net's. Games given by --pgn must be of the same evaluation.
+    #[arg(long)]
+    hce: bool,
+    /// The score scale S of the fit, in stones (scores enter the model as S·tanh(s/S));
+    /// the built-in model's by default.
+    #[arg(long, value_name = "STONES")]
+    score_scale: Option<f64>,
 }
 
 fn run_calibrate(args: &CalibrateArgs) -> Result<(), String> {
@@ -166,6 +174,13 @@ fn run_calibrate(args: &CalibrateArgs) -> Result<(), String> {
             args.threads
         ));
     }
+    if let Some(scale) = args.score_scale
+        && !(scale.is_finite() && (1.0..=10_000.0).contains(&scale))
+    {
+        return Err(format!(
+            "--score-scale {scale} is out of range (1..10000 stones)"
+        ));
+    }
     let options = tuzdik::calibrate::CalibrateOptions {
         selfplay: args.selfplay,
         nodes: args.nodes,
@@ -176,6 +191,8 @@ fn run_calibrate(args: &CalibrateArgs) -> Result<(), String> {
         check: args.check,
         save: args.save.clone(),
         samples: args.samples.clone(),
+        hce: args.hce,
+        score_scale: args.score_scale,
     };
     let (report, within) = tuzdik::calibrate::run(&options)?;
     print!("{report}");
