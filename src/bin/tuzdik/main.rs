@@ -75,7 +75,7 @@ enum Command {
     Gui(gui::GuiArgs),
     /// Self-play training data for the net, or PlayOK/PGN games converted (docs/nnue.md).
     Datagen(nnue_cli::DatagenArgs),
-    /// Train the net on datagen records (docs/nnue.md; the search does not use it yet).
+    /// Train a net on datagen records (docs/nnue.md); `EvalFile` or `bench --evalfile` plays it.
     Train(nnue_cli::TrainArgs),
     /// Fit (or check) the models that turn the search's score into the expected final margin
     /// and win/draw/loss chances, on the engine's own games (see docs/calibration.md).
