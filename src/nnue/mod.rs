@@ -583,10 +583,6 @@ fn dirty_slots(before: &Position, pos: &Position) -> [u32; 2] {
     ]
 }
 
-/// Whether the search evaluates positions of `variant` with a net: Toguz Kumalak under the
-/// standard rules, the games the nets learn from. Its switches (another sowing or capture
-/// rule) keep the hand-crafted evaluation, as the other families do.
-///
 /// The net file built into the binary (`nets/default.nnue`).
 pub const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/default.nnue");
 
@@ -608,6 +604,10 @@ pub fn embedded() -> std::sync::Arc<Network> {
         .clone()
 }
 
+/// Whether the search evaluates positions of `variant` with a net: Toguz Kumalak under the
+/// standard rules, the games the nets learn from. Its switches (another sowing or capture
+/// rule) keep the hand-crafted evaluation, as the other families do.
+///
 /// ```
 /// use tuzdik::Variant;
 /// assert!(tuzdik::nnue::supports(Variant::TOGYZ));
