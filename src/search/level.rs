@@ -17,7 +17,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rng::SplitMix;
-use crate::search::{Info, Limits, Report, Score, SearchResult, calibration};
+use crate::search::{Info, Limits, Report, SearchResult};
 
 /// The weakest level's Elo (`Skill Level` 0).
 pub const MIN_ELO: u32 = 800;
@@ -299,19 +299,16 @@ impl Level {
     }
 }
 
-/// The side to move's win expectation (a win plus half a draw, 0 to 1) for a search score in
-/// `pos`, by the win/draw/loss model.
+/// The side to move's win expectation (a win plus half a draw, 0 to 1) from its win, draw
+/// and loss chances in per mille (a report's [`Report::shown`], so that each evaluation's
+/// scores are read through its own calibration).
 ///
 /// ```
-/// use tuzdik::{Position, Variant};
-/// use tuzdik::search::{MATE, Score};
 /// use tuzdik::search::level::win_expectation;
-/// let start = Position::start(Variant::TOGYZ);
-/// assert_eq!(win_expectation(Score::MatePlies(5), &start), 1.0);
-/// assert!(win_expectation(Score::Cp(300), &start) > win_expectation(Score::Cp(-300), &start));
+/// assert_eq!(win_expectation([1000, 0, 0]), 1.0);
+/// assert_eq!(win_expectation([250, 500, 250]), 0.5);
 /// ```
-pub fn win_expectation(score: Score, pos: &Position) -> f64 {
-    let (_, wdl) = calibration::Model::HAND_CRAFTED.shown(score, pos);
+pub fn win_expectation(wdl: [u32; 3]) -> f64 {
     f64::from(2 * wdl[0] + wdl[1]) / 2000.0
 }
 
@@ -361,7 +358,7 @@ pub(crate) fn search_at(
     if candidates.len() > 1 {
         let expectations: Vec<f64> = candidates
             .iter()
-            .map(|(_, line)| win_expectation(line.score, game.position()))
+            .map(|(_, line)| win_expectation(line.shown(game.position()).1))
             .collect();
         let (mv, line) = candidates[level.choose(&expectations, draw)];
         outcome.best = Some(mv);
