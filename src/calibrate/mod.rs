@@ -289,7 +289,7 @@ pub fn minimise<const N: usize>(loss: impl Fn(&[f64; N]) -> f64, start: [f64; N]
             for (i, row) in system.iter_mut().enumerate() {
                 row[i] += damping * (1.0 + hessian[i][i].abs());
             }
-            let Some(step) = solve(system, g) else {
+            let Some(step) = crate::tune::solve(&mut system, g) else {
                 damping *= 10.0;
                 continue;
             };
@@ -310,32 +310,6 @@ pub fn minimise<const N: usize>(loss: impl Fn(&[f64; N]) -> f64, start: [f64; N]
         }
     }
     x
-}
-
-/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
-fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
-    for col in 0..N {
-        let pivot = (col..N).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-300 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let pivot_row = a[col];
-        for row in col + 1..N {
-            let factor = a[row][col] / pivot_row[col];
-            for (cell, above) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
-                *cell -= factor * above;
-            }
-            b[row] -= factor * b[col];
-        }
-    }
-    let mut x = [0.0; N];
-    for row in (0..N).rev() {
-        let tail: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - tail) / a[row][row];
-    }
-    Some(x)
 }
 
 /// The mean squared error of the margin model, stones².

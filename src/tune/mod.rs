@@ -226,25 +226,31 @@ fn hessian(samples: &[Sample], weights: &[f64; FEATURES], k: f64) -> Vec<[f64; F
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
-fn solve(mut a: Vec<[f64; FEATURES]>, mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
-    for col in 0..FEATURES {
-        let pivot = (col..FEATURES).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+/// The rows are taken by slice, so that a large system can live on the heap (`tune`'s
+/// Hessian) and a small one in an array (`calibrate`'s models); `a` is left eliminated.
+pub(crate) fn solve<const N: usize>(a: &mut [[f64; N]], mut b: [f64; N]) -> Option<[f64; N]> {
+    if a.len() != N {
+        return None;
+    }
+    for col in 0..N {
+        let pivot = (col..N).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
         if a[pivot][col].abs() < 1e-300 {
             return None;
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for row in col + 1..FEATURES {
-            let f = a[row][col] / a[col][col];
-            for c in col..FEATURES {
-                a[row][c] -= f * a[col][c];
+        let pivot_row = a[col];
+        for row in col + 1..N {
+            let factor = a[row][col] / pivot_row[col];
+            for (cell, above) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *cell -= factor * above;
             }
-            b[row] -= f * b[col];
+            b[row] -= factor * b[col];
         }
     }
-    let mut x = [0.0; FEATURES];
-    for row in (0..FEATURES).rev() {
-        let tail: f64 = (row + 1..FEATURES).map(|c| a[row][c] * x[c]).sum();
+    let mut x = [0.0; N];
+    for row in (0..N).rev() {
+        let tail: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
         x[row] = (b[row] - tail) / a[row][row];
     }
     Some(x)
@@ -358,7 +364,7 @@ fn newton(
             h[j][j] = 1.0;
             g[j] = 0.0;
         }
-        let step = solve(h, g).ok_or("the features are degenerate (singular Hessian)")?;
+        let step = solve(&mut h, g).ok_or("the features are degenerate (singular Hessian)")?;
         // A damped step when the full one does not lower the loss (far from the optimum).
         let current = loss(train, &w, k);
         let mut factor = 1.0;

@@ -201,3 +201,15 @@ fn same_seed_same_report() {
     assert_eq!(Record::parse_all(&pgn).unwrap().len(), 8);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_linear_system_is_solved() {
+    let x = solve(&mut [[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]).expect("regular");
+    assert!(
+        (x[0] - 0.8).abs() < 1e-12 && (x[1] - 1.4).abs() < 1e-12,
+        "{x:?}"
+    );
+    assert_eq!(solve(&mut [[1.0, 2.0], [2.0, 4.0]], [1.0, 2.0]), None);
+    // A wrong number of rows is no system of this size.
+    assert_eq!(solve(&mut [[1.0, 2.0]], [1.0, 2.0]), None);
+}
