@@ -112,7 +112,7 @@ fn think(game: &Game, movetime: Option<u64>, depth: Option<u32>, engine: &mut En
         best: outcome.best,
         score: Eval::Search(score),
         depth,
-        expectation: f64::from(2 * wdl[0] + wdl[1]) / 2000.0,
+        expectation: crate::search::calibration::win_expectation(wdl),
     }
 }
 

@@ -19,7 +19,8 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Side;
 use crate::record::RecordReader;
-use crate::search::level::{Level, win_expectation};
+use crate::search::calibration::win_expectation;
+use crate::search::level::Level;
 use crate::search::{Engine, Info, Limits};
 
 /// The rating bands: the first rating of each (the last band is open upwards).

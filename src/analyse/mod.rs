@@ -18,7 +18,7 @@ use crate::interactive::{Eval, negate, show};
 use crate::moves::Move;
 use crate::position::Side;
 use crate::record::Record;
-use crate::search::calibration;
+use crate::search::calibration::{self, win_expectation};
 use crate::search::engine::DEFAULT_HASH_MIB;
 use crate::search::time::Clock;
 use crate::search::{Engine, Info, Limits, Score};
@@ -134,11 +134,6 @@ impl Class {
     }
 }
 
-/// The side to move's win expectation (a win plus half a draw, 0 to 1) from per mille chances.
-fn expectation(wdl: [u32; 3]) -> f64 {
-    f64::from(2 * wdl[0] + wdl[1]) / 2000.0
-}
-
 /// Chances seen from the other side.
 fn flip(wdl: [u32; 3]) -> [u32; 3] {
     [wdl[2], wdl[1], wdl[0]]
@@ -165,7 +160,7 @@ struct Judgement {
 
 impl Judgement {
     fn expectation(&self) -> f64 {
-        expectation(self.wdl)
+        win_expectation(self.wdl)
     }
 }
 
@@ -221,7 +216,7 @@ fn judge_position(game: &Game, limits: &Limits, engine: &mut Engine) -> Judgemen
     // Lines of different depths (a search stopped within an iteration) are put in order of
     // their chances, the engine's choice staying first.
     if lines.len() > 2 {
-        lines[1..].sort_by(|a, b| expectation(b.wdl).total_cmp(&expectation(a.wdl)));
+        lines[1..].sort_by(|a, b| win_expectation(b.wdl).total_cmp(&win_expectation(a.wdl)));
     }
     let depth = outcome.last.as_ref().map_or(0, |report| report.depth);
     match (lines.first(), outcome.best) {
@@ -462,7 +457,7 @@ fn analyse_game(
                     pv: notation(before, &line.pv),
                     score: south_view(mover, line.score),
                     wdl: south_wdl(mover, line.wdl),
-                    expectation: expectation(line.wdl),
+                    expectation: win_expectation(line.wdl),
                 })
                 .collect();
             AnalysedMove {

@@ -243,6 +243,18 @@ pub fn permille(chances: [f64; 3]) -> [u32; 3] {
     [win, 1000 - win - loss, loss]
 }
 
+/// The side to move's win expectation (a win plus half a draw, 0 to 1) from its win, draw
+/// and loss chances in per mille (such as a report's [`Report::shown`](super::Report::shown)).
+///
+/// ```
+/// use tuzdik::search::calibration::win_expectation;
+/// assert_eq!(win_expectation([1000, 0, 0]), 1.0);
+/// assert_eq!(win_expectation([250, 500, 250]), 0.5);
+/// ```
+pub fn win_expectation(wdl: [u32; 3]) -> f64 {
+    f64::from(2 * wdl[0] + wdl[1]) / 2000.0
+}
+
 /// The win/draw/loss chances (per mille) of a proven result from the side to move's view:
 /// `result` positive for a win, negative for a loss, 0 for a draw.
 pub fn proven_wdl(result: i32) -> [u32; 3] {

@@ -17,7 +17,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rng::SplitMix;
-use crate::search::{Info, Limits, Report, SearchResult};
+use crate::search::{Info, Limits, Report, SearchResult, calibration};
 
 /// The weakest level's Elo (`Skill Level` 0).
 pub const MIN_ELO: u32 = 800;
@@ -299,19 +299,6 @@ impl Level {
     }
 }
 
-/// The side to move's win expectation (a win plus half a draw, 0 to 1) from its win, draw
-/// and loss chances in per mille (a report's [`Report::shown`], so that each evaluation's
-/// scores are read through its own calibration).
-///
-/// ```
-/// use tuzdik::search::level::win_expectation;
-/// assert_eq!(win_expectation([1000, 0, 0]), 1.0);
-/// assert_eq!(win_expectation([250, 500, 250]), 0.5);
-/// ```
-pub fn win_expectation(wdl: [u32; 3]) -> f64 {
-    f64::from(2 * wdl[0] + wdl[1]) / 2000.0
-}
-
 /// A search at a level: the engine's search (`search`, given the limits and the number of
 /// principal variations) under the level's node budget, over at least [`CANDIDATES`] lines,
 /// then a choice among the lines of the last report. `on_info` sees the lines the caller asked
@@ -358,7 +345,7 @@ pub(crate) fn search_at(
     if candidates.len() > 1 {
         let expectations: Vec<f64> = candidates
             .iter()
-            .map(|(_, line)| win_expectation(line.shown(game.position()).1))
+            .map(|(_, line)| calibration::win_expectation(line.shown(game.position()).1))
             .collect();
         let (mv, line) = candidates[level.choose(&expectations, draw)];
         outcome.best = Some(mv);
