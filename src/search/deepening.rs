@@ -602,7 +602,7 @@ mod tests {
             engine.set_network(Some(network.clone()));
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             use std::sync::atomic::Ordering::Relaxed;
-            let verifying = &super::super::alphabeta::VERIFYING_ACCUMULATORS;
+            let verifying = &crate::search::alphabeta::VERIFYING_ACCUMULATORS;
             verifying.fetch_add(1, Relaxed);
             let outcome = engine.search(&game, &limits, |_| {});
             verifying.fetch_sub(1, Relaxed);
